@@ -1,0 +1,50 @@
+package dev.ratchet.adapter;
+
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.store.Fence;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The boundary to the world outside (SPEC D9). The adapter owns authoritative receipts: a write
+ * executed under an idempotency key leaves exactly one receipt, retrievable by {@link #lookup}
+ * after any crash of the caller.
+ *
+ * <p>Contract, checked by {@code EnvironmentAdapterContract} in the testkit:
+ *
+ * <ul>
+ *   <li>same key + same intent digest: no new effect, the stored receipt ({@code REPLAYED});
+ *   <li>same key + different digest: no effect, {@code CONFLICT} with the stored receipt;
+ *   <li>a fence whose lease version is older than the newest seen for the run (and object) is
+ *       refused with {@code FENCED}, nothing changed;
+ *   <li>an approval whose expiry has passed (on the adapter's own clock) is refused with {@code
+ *       APPROVAL}, nothing changed.
+ * </ul>
+ *
+ * Implementations are thread-safe; {@code execute} returns only once its receipt is durable.
+ */
+public interface EnvironmentAdapter {
+  /** The adapter namespace, part of every intent digest and receipt. */
+  String namespace();
+
+  int adapterVersion();
+
+  /** The action kinds this adapter offers (finish and cancel belong to the runtime). */
+  List<ActionSpec> actionSpecs();
+
+  /** The environment now: instance, revision, state fingerprint and identity. */
+  Observation observe();
+
+  /** Performs a write at most once per key (see the class contract). */
+  AdapterOutcome execute(
+      WriteIntent intent, String idempotencyKey, Fence fence, ApprovalBinding approval);
+
+  /** The receipt stored under {@code idempotencyKey}, if a write with it ever committed. */
+  Optional<Receipt> lookup(String idempotencyKey);
+
+  /** Performs a READ-class action and returns its result. */
+  JsonObject read(String kind, JsonObject arguments, Fence fence);
+
+  /** Performs a VERIFY-class action against the task's verifier expectations. */
+  Verification verify(String kind, JsonObject arguments, JsonObject verifier, Fence fence);
+}

@@ -1,0 +1,11 @@
+package dev.ratchet.json;
+
+/** The JSON literal {@code null}. */
+public enum JsonNull implements JsonValue {
+  INSTANCE;
+
+  @Override
+  public String typeName() {
+    return "null";
+  }
+}

@@ -1,0 +1,113 @@
+package dev.ratchet.json;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An immutable JSON object. Member order is kept as given (for readable output) but never matters:
+ * equality and hashing follow the canonical form, which sorts keys.
+ */
+public final class JsonObject implements JsonValue {
+  public static final JsonObject EMPTY = new JsonObject(Map.of());
+
+  private final Map<String, JsonValue> members;
+
+  private JsonObject(Map<String, JsonValue> members) {
+    this.members = members;
+  }
+
+  /** Copies the map; rejects null keys or values. */
+  public static JsonObject of(Map<String, ? extends JsonValue> members) {
+    LinkedHashMap<String, JsonValue> copy = new LinkedHashMap<>();
+    members.forEach(
+        (k, v) -> {
+          if (k == null || v == null) {
+            throw new IllegalArgumentException("null key or value in JSON object");
+          }
+          copy.put(k, v);
+        });
+    return new JsonObject(Collections.unmodifiableMap(copy));
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Map<String, JsonValue> members() {
+    return members;
+  }
+
+  public Optional<JsonValue> get(String key) {
+    return Optional.ofNullable(members.get(key));
+  }
+
+  public boolean has(String key) {
+    return members.containsKey(key);
+  }
+
+  public int size() {
+    return members.size();
+  }
+
+  /** A copy with one member added or replaced. */
+  public JsonObject with(String key, JsonValue value) {
+    LinkedHashMap<String, JsonValue> copy = new LinkedHashMap<>(members);
+    copy.put(key, value);
+    return of(copy);
+  }
+
+  /** A copy without one member. */
+  public JsonObject without(String key) {
+    LinkedHashMap<String, JsonValue> copy = new LinkedHashMap<>(members);
+    copy.remove(key);
+    return of(copy);
+  }
+
+  @Override
+  public String typeName() {
+    return "object";
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof JsonObject other && members.equals(other.members);
+  }
+
+  @Override
+  public int hashCode() {
+    return members.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return Canonical.string(this);
+  }
+
+  /** Collects members in insertion order. */
+  public static final class Builder {
+    private final LinkedHashMap<String, JsonValue> members = new LinkedHashMap<>();
+
+    public Builder put(String key, JsonValue value) {
+      members.put(key, value);
+      return this;
+    }
+
+    public Builder put(String key, String value) {
+      return put(key, value == null ? JsonNull.INSTANCE : new JsonString(value));
+    }
+
+    public Builder put(String key, long value) {
+      return put(key, new JsonInt(value));
+    }
+
+    public Builder put(String key, boolean value) {
+      return put(key, JsonBool.of(value));
+    }
+
+    public JsonObject build() {
+      return of(members);
+    }
+  }
+}

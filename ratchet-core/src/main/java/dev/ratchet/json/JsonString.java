@@ -1,0 +1,15 @@
+package dev.ratchet.json;
+
+import java.util.Objects;
+
+/** A JSON string. Any Java string is representable; lone surrogates are refused by the parser. */
+public record JsonString(String value) implements JsonValue {
+  public JsonString {
+    Objects.requireNonNull(value, "value");
+  }
+
+  @Override
+  public String typeName() {
+    return "string";
+  }
+}

@@ -1,0 +1,22 @@
+package dev.ratchet.store;
+
+import dev.ratchet.json.Text;
+import java.util.Objects;
+
+/**
+ * A signed operator decision waiting for the lease holder (SPEC D12): an approval, a refreshed
+ * approval or a reviewer decision. Operators only deliver; the worker that holds the lease
+ * consumes the item by committing its nonce into {@link RecordSet#NONCES}.
+ */
+public record InboxItem(String nonce, Kind kind, String envelope) {
+  public enum Kind {
+    APPROVAL,
+    REVIEW_DECISION
+  }
+
+  public InboxItem {
+    Text.require("nonce", nonce);
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(envelope, "envelope");
+  }
+}

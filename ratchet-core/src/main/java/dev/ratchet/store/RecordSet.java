@@ -1,0 +1,38 @@
+package dev.ratchet.store;
+
+/**
+ * The growing sets of a run (SPEC D6). They live in the store beside the checkpoint, each as an
+ * append-only, hash-chained sequence; the checkpoint signs each set's count and chain head.
+ */
+public enum RecordSet {
+  /** The trace: one record per event, keyed by its sequence number. */
+  TRACE("trace"),
+  /** Completed-write receipts, keyed by idempotency key. */
+  RECEIPTS("receipts"),
+  /** Consumed approval and reviewer nonces, keyed by nonce. */
+  NONCES("nonces"),
+  /** Every action id ever proposed in the run (ids are burned even when rejected). */
+  ACTION_IDS("action_ids"),
+  /** Idempotency keys a reviewer quarantined; never usable again in the run. */
+  QUARANTINED_KEYS("quarantined_keys");
+
+  private final String wireName;
+
+  RecordSet(String wireName) {
+    this.wireName = wireName;
+  }
+
+  /** The name used in checkpoints and database rows. */
+  public String wireName() {
+    return wireName;
+  }
+
+  public static RecordSet fromWireName(String name) {
+    for (RecordSet s : values()) {
+      if (s.wireName.equals(name)) {
+        return s;
+      }
+    }
+    throw new IllegalArgumentException("unknown record set: " + name);
+  }
+}
