@@ -90,6 +90,16 @@ public final class Fields {
     return isNull(key) ? null : hex64(key);
   }
 
+  /** Text that must be one of {@code allowed}. */
+  public String oneOf(String key, Set<String> allowed) {
+    String v = text(key);
+    if (!allowed.contains(v)) {
+      throw RatchetException.contract(
+          path(key) + ": '" + v + "' is not one of " + new TreeSet<>(allowed));
+    }
+    return v;
+  }
+
   public long integer(String key, long min, long max) {
     if (raw(key) instanceof JsonInt i) {
       if (i.value() < min || i.value() > max) {

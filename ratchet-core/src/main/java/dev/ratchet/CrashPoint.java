@@ -1,0 +1,20 @@
+package dev.ratchet;
+
+/**
+ * Every crash window the code has (SPEC D10). Tests inject a crash at each through a {@link
+ * CrashSeam}; the crash matrix fails if any point is never injected.
+ */
+public enum CrashPoint {
+  /** The previous checkpoint is complete; nothing about the next action is known. */
+  BEFORE_PROPOSAL,
+  /** The pending intent with its key is durable; the adapter has not been called. */
+  AFTER_INTENT_COMMIT,
+  /** Inside the adapter: the external write committed, the answer never reached the runtime. */
+  ADAPTER_AFTER_EXTERNAL_COMMIT,
+  /** The runtime holds the receipt in memory; it is not yet durable. */
+  BEFORE_RECEIPT_COMMIT,
+  /** The receipt and the state advance are durable (one commit, D11); the caller was not told. */
+  AFTER_RECEIPT_COMMIT,
+  /** Inside a split store: content is written, the mark is not yet advanced. */
+  STORE_BETWEEN_CONTENT_AND_MARK
+}

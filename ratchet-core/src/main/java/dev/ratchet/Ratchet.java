@@ -1,0 +1,165 @@
+package dev.ratchet;
+
+import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.internal.Engine;
+import dev.ratchet.internal.RunContext;
+import dev.ratchet.internal.Runs;
+import dev.ratchet.model.RunState;
+import dev.ratchet.model.TaskSpec;
+import dev.ratchet.sign.KeyRing;
+import dev.ratchet.sign.TrustRoot;
+import dev.ratchet.store.CheckpointStore;
+import dev.ratchet.store.LeaseStore;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Objects;
+
+/**
+ * The front door: a worker's configured access to one store, its keys and trust roots. {@link
+ * #start} begins a run, {@link #resume} recovers one from the store alone plus the externally
+ * supplied task and keys. Thread-safe; each {@link Run} it returns is driven by one thread.
+ *
+ * <pre>{@code
+ * Ratchet ratchet = Ratchet.builder()
+ *     .store(store).leases(store).checkpointKeys(keyRing)
+ *     .approvers(approvers).reviewers(reviewers).workerId("worker-1").build();
+ * try (Run run = ratchet.start(task, "run-1", adapter)) {
+ *   run.apply(run.action("a1", "write_file", args));
+ * }
+ * }</pre>
+ */
+public final class Ratchet {
+  private final CheckpointStore store;
+  private final LeaseStore leases;
+  private final KeyRing keys;
+  private final TrustRoot approvers;
+  private final TrustRoot reviewers;
+  private final InstantSource clock;
+  private final Entropy entropy;
+  private final CrashSeam crash;
+  private final String workerId;
+  private final Duration leaseTtl;
+
+  private Ratchet(Builder b) {
+    this.store = Objects.requireNonNull(b.store, "store");
+    this.leases = Objects.requireNonNull(b.leases, "leases");
+    this.keys = Objects.requireNonNull(b.keys, "checkpointKeys");
+    this.approvers = Objects.requireNonNull(b.approvers, "approvers");
+    this.reviewers = Objects.requireNonNull(b.reviewers, "reviewers");
+    this.clock = b.clock == null ? Seams.systemClock() : b.clock;
+    this.entropy = b.entropy == null ? Seams.secureEntropy() : b.entropy;
+    this.crash = b.crash == null ? CrashSeam.NONE : b.crash;
+    this.workerId = Objects.requireNonNull(b.workerId, "workerId");
+    this.leaseTtl = b.leaseTtl == null ? Duration.ofSeconds(30) : b.leaseTtl;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Starts a new run: takes its lease, observes the environment, commits generation 1. */
+  public Run start(TaskSpec task, String runId, EnvironmentAdapter adapter) {
+    Engine e = Runs.start(context(task, adapter), runId);
+    return new Run(e, null);
+  }
+
+  /**
+   * Recovers a run in a fresh runtime from the store, the supplied task and keys: fail closed on
+   * any integrity, freshness or binding problem; then re-observes and reconciles.
+   */
+  public Run resume(TaskSpec task, String runId, EnvironmentAdapter adapter) {
+    Recovery[] report = new Recovery[1];
+    Engine e = Runs.resume(context(task, adapter), runId, report);
+    return new Run(e, report[0]);
+  }
+
+  /** Checks integrity and freshness of a stored run without a lease or any adapter call. */
+  public RunState verify(TaskSpec task, String runId, EnvironmentAdapter adapter) {
+    return Runs.verify(context(task, adapter), runId);
+  }
+
+  private RunContext context(TaskSpec task, EnvironmentAdapter adapter) {
+    return new RunContext(
+        task,
+        adapter,
+        store,
+        leases,
+        keys,
+        approvers,
+        reviewers,
+        clock,
+        entropy,
+        crash,
+        workerId,
+        leaseTtl,
+        RunContext.specsFor(task, adapter));
+  }
+
+  /** Configures a {@link Ratchet}; the clock and entropy default to the system seams. */
+  public static final class Builder {
+    private CheckpointStore store;
+    private LeaseStore leases;
+    private KeyRing keys;
+    private TrustRoot approvers;
+    private TrustRoot reviewers;
+    private InstantSource clock;
+    private Entropy entropy;
+    private CrashSeam crash;
+    private String workerId;
+    private Duration leaseTtl;
+
+    public Builder store(CheckpointStore s) {
+      store = s;
+      return this;
+    }
+
+    public Builder leases(LeaseStore l) {
+      leases = l;
+      return this;
+    }
+
+    public Builder checkpointKeys(KeyRing k) {
+      keys = k;
+      return this;
+    }
+
+    public Builder approvers(TrustRoot t) {
+      approvers = t;
+      return this;
+    }
+
+    public Builder reviewers(TrustRoot t) {
+      reviewers = t;
+      return this;
+    }
+
+    public Builder clock(InstantSource c) {
+      clock = c;
+      return this;
+    }
+
+    public Builder entropy(Entropy e) {
+      entropy = e;
+      return this;
+    }
+
+    public Builder crashSeam(CrashSeam c) {
+      crash = c;
+      return this;
+    }
+
+    public Builder workerId(String w) {
+      workerId = w;
+      return this;
+    }
+
+    public Builder leaseTtl(Duration d) {
+      leaseTtl = d;
+      return this;
+    }
+
+    public Ratchet build() {
+      return new Ratchet(this);
+    }
+  }
+}

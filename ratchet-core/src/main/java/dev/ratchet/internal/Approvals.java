@@ -1,0 +1,124 @@
+package dev.ratchet.internal;
+
+import dev.ratchet.ErrorCode;
+import dev.ratchet.RatchetException;
+import dev.ratchet.adapter.Observation;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.Json;
+import dev.ratchet.model.Action;
+import dev.ratchet.model.Approval;
+import dev.ratchet.model.RunState;
+import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.store.InboxItem;
+import dev.ratchet.store.RecordSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Checks signed approvals (SPEC §6, reference-behaviour §2.3.3 and §3.5): trusted approver,
+ * valid HMAC, exact bindings, expiry. Approvals arrive through the run's inbox (D12) and are
+ * consumed only in a commit of the lease holder.
+ */
+final class Approvals {
+  private Approvals() {}
+
+  /** Signature and trust root only; returns the parsed payload. */
+  static Approval authenticate(RunContext ctx, SignedEnvelope env) {
+    Approval a = Approval.fromJson(env.payload(), "approval.payload");
+    ctx.approvers().verify(a.approverId(), Canonical.bytes(env.payload()), env.hmacSha256());
+    return a;
+  }
+
+  /**
+   * Every binding of an approval to this run, action and environment. Expiry (wall clock and
+   * proposal count) is checked only when {@code fresh}: expired evidence still loads at recovery
+   * and is frozen at execution (docs/decisions.md, quirk 7).
+   */
+  static void checkBinding(
+      RunContext ctx,
+      RunState s,
+      Approval a,
+      Action action,
+      String digest,
+      Observation env,
+      long proposals,
+      boolean fresh) {
+    mustEqual("task_id", a.taskId(), s.taskId());
+    mustEqual("run_id", a.runId(), s.runId());
+    mustEqual("policy_id", a.policyId(), ctx.task().policyId());
+    mustEqual("policy_version", a.policyVersion(), ctx.task().policyVersion());
+    mustEqual("action_id", a.actionId(), action.actionId());
+    mustEqual("idempotency_key", a.idempotencyKey(), action.idempotencyKey());
+    mustEqual("intent_digest", a.intentDigest(), digest);
+    mustEqual("environment_instance_id", a.environmentInstanceId(), env.instanceId());
+    mustEqual("state_fingerprint", a.stateFingerprint(), env.stateFingerprint());
+    mustEqual("environment_revision", a.environmentRevision(), env.revision());
+    if (fresh && a.expiresAtProposal() < proposals) {
+      throw RatchetException.approval(
+          "approval expired: proposal count " + proposals + " is past " + a.expiresAtProposal());
+    }
+    if (fresh && a.expiresAtMs() <= ctx.nowMs()) {
+      throw RatchetException.approval("approval expired at " + a.expiresAtMs() + " ms");
+    }
+  }
+
+  /**
+   * The first inbox approval for {@code action} that is unconsumed, authentic and exactly bound;
+   * null if none. Reasons for every refused candidate go into {@code refusals}.
+   */
+  static SignedEnvelope findValid(
+      Engine engine,
+      Engine.Op op,
+      Action action,
+      String digest,
+      Observation env,
+      List<String> refusals) {
+    RunContext ctx = engine.ctx();
+    for (InboxItem item : ctx.store().inbox(engine.state().taskId(), engine.state().runId())) {
+      if (item.kind() != InboxItem.Kind.APPROVAL) {
+        continue;
+      }
+      try {
+        SignedEnvelope env1 = SignedEnvelope.fromJson(Json.parse(item.envelope()), "approval");
+        if (!Objects.equals(
+            env1.payload().get("action_id").orElse(null),
+            new dev.ratchet.json.JsonString(action.actionId()))) {
+          continue;
+        }
+        Approval a = authenticate(ctx, env1);
+        if (!a.nonce().equals(item.nonce())) {
+          throw RatchetException.approval("approval nonce differs from its inbox nonce");
+        }
+        if (engine.has(op, RecordSet.NONCES, a.nonce())) {
+          throw RatchetException.approval("approval nonce '" + a.nonce() + "' was already used");
+        }
+        checkBinding(ctx, engine.state(), a, action, digest, env, op.b.usage.proposals(), true);
+        return env1;
+      } catch (RatchetException e) {
+        refusals.add(item.nonce() + ": " + e.getMessage());
+      }
+    }
+    return null;
+  }
+
+  static RatchetException noneValid(String actionId, List<String> refusals) {
+    return new RatchetException(
+        ErrorCode.APPROVAL,
+        "no valid approval for action '"
+            + actionId
+            + "'"
+            + (refusals.isEmpty() ? " (none delivered)" : ": " + String.join("; ", refusals)));
+  }
+
+  private static void mustEqual(String field, Object got, Object want) {
+    if (!Objects.equals(got, want)) {
+      throw RatchetException.approval(
+          "approval." + field + " is not bound to this action and environment");
+    }
+  }
+
+  static List<String> newRefusals() {
+    return new ArrayList<>();
+  }
+}

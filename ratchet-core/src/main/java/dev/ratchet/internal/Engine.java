@@ -1,0 +1,246 @@
+package dev.ratchet.internal;
+
+import dev.ratchet.CommitRefused;
+import dev.ratchet.CrashPoint;
+import dev.ratchet.ErrorCode;
+import dev.ratchet.RatchetException;
+import dev.ratchet.adapter.Observation;
+import dev.ratchet.adapter.Receipt;
+import dev.ratchet.json.Json;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Phase;
+import dev.ratchet.model.RunState;
+import dev.ratchet.model.TraceEvent;
+import dev.ratchet.store.CommitRequest;
+import dev.ratchet.store.CommitResult;
+import dev.ratchet.store.Lease;
+import dev.ratchet.store.RecordSet;
+import dev.ratchet.store.RunScope;
+import dev.ratchet.store.StoredRecord;
+import dev.ratchet.Proposal;
+import dev.ratchet.StepOutcome;
+import dev.ratchet.model.Action;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One run's state machine bound to its store, lease and adapter. Every operation works on a copy
+ * of the committed state and ends in exactly one commit: validate the new state, sign it, check
+ * the lease, then compare-and-set the generation with the records it appends. A refused commit
+ * leaves the committed state untouched and makes the engine stale: it must be resumed again.
+ *
+ * <p>Not thread-safe: one engine is driven by one worker thread, as one lease implies.
+ */
+public final class Engine {
+  private final RunContext ctx;
+  private Lease lease;
+  private long generation;
+  private RunState state;
+  private boolean stale;
+  private final Map<String, Action> ready = new HashMap<>();
+
+  Engine(RunContext ctx, Lease lease, long generation, RunState state) {
+    this.ctx = ctx;
+    this.lease = lease;
+    this.generation = generation;
+    this.state = state;
+  }
+
+  public RunContext ctx() {
+    return ctx;
+  }
+
+  public RunState state() {
+    return state;
+  }
+
+  public long generation() {
+    return generation;
+  }
+
+  public Lease lease() {
+    return lease;
+  }
+
+  /** {@code propose}: see {@link Proposer}. A READY action waits here for {@link #execute}. */
+  public Proposal propose(Action action) {
+    Proposal p = new Proposer(this).propose(action);
+    if (p.kind() == Proposal.Kind.READY) {
+      ready.put(action.actionId(), action);
+    }
+    return p;
+  }
+
+  /** Executes a READY action or the pending write with this action id. */
+  public StepOutcome execute(String actionId) {
+    Action a = ready.remove(actionId);
+    if (a != null) {
+      return new ReadyExecutor(this).execute(a);
+    }
+    return new PendingExecutor(this).execute(actionId);
+  }
+
+  /** Reconciles the pending write against the adapter's receipt (the crash windows). */
+  public StepOutcome reconcile() {
+    if (state.pending() == null) {
+      throw RatchetException.contract("nothing is pending: there is nothing to reconcile");
+    }
+    return new PendingExecutor(this).reconcile(state.pending().action().actionId());
+  }
+
+  /** Applies the first valid signed reviewer decision from the inbox. */
+  public StepOutcome resolveReview() {
+    return new ReviewResolver(this).resolve();
+  }
+
+  /** Adds spend the caller measured (model tokens, API cost) to the cost budget. */
+  public void reportCost(long units) {
+    if (units < 0) {
+      throw RatchetException.contract("cost: must be >= 0");
+    }
+    Op op = begin();
+    op.b.usage = op.b.usage.withCost(op.b.usage.cost() + units);
+    op.trace(null, null, "cost_reported", JsonObject.builder().put("units", units).build());
+    commit(op);
+  }
+
+  /** One operation in progress: a mutable copy of the state and the records it appends. */
+  final class Op {
+    final RunState.Builder b = state.toBuilder();
+    final Journal j = new Journal(state.sets());
+
+    TraceEvent trace(String actionId, String kind, String outcome, JsonObject detail) {
+      return j.trace(
+          ctx.nowMs(), b.usage.proposals(), actionId, kind, outcome, b.binding.revision(), detail);
+    }
+  }
+
+  Op begin() {
+    if (stale) {
+      throw new RatchetException(
+          ErrorCode.FENCED, "this run handle is stale (a commit was refused): resume the run again");
+    }
+    return new Op();
+  }
+
+  /** Validates, signs and commits the operation's state and records as the next generation. */
+  void commit(Op op) {
+    op.b.sets.putAll(op.j.heads());
+    RunState next = op.b.build();
+    Invariants.check(ctx, next);
+    String text = CheckpointCodec.encode(next, generation + 1, ctx.keys());
+    checkLease();
+    CommitResult result =
+        ctx.store()
+            .commit(new CommitRequest(scope(next), generation, lease.fence(), text, op.j.records()));
+    if (result instanceof CommitResult.Committed c) {
+      generation = c.generation();
+      state = next;
+      return;
+    }
+    stale = true;
+    if (result instanceof CommitResult.LostRace lr) {
+      throw new CommitRefused(
+          result,
+          "lost the race: run "
+              + state.runId()
+              + " is at generation "
+              + lr.currentGeneration()
+              + ", not "
+              + generation);
+    }
+    throw new CommitRefused(
+        result, "commit fenced: " + ((CommitResult.Fenced) result).reason());
+  }
+
+  RunScope scope(RunState s) {
+    return new RunScope(s.taskId(), s.runId(), s.binding().instanceId());
+  }
+
+  /** Revalidates the lease before every commit and adapter call; renews past half its life. */
+  void checkLease() {
+    try {
+      Duration left = Duration.between(ctx.clock().instant(), lease.expiresAt());
+      if (left.compareTo(ctx.leaseTtl().dividedBy(2)) < 0) {
+        lease = ctx.leases().renew(lease, ctx.leaseTtl());
+      }
+      ctx.leases().check(lease.fence());
+    } catch (RatchetException e) {
+      if (e.code() == ErrorCode.FENCED) {
+        stale = true;
+      }
+      throw e;
+    }
+  }
+
+  void crash(CrashPoint point) {
+    ctx.crash().reached(point);
+  }
+
+  Observation observe() {
+    checkLease();
+    return ctx.adapter().observe();
+  }
+
+  /** Closes the run as failed (budget exhaustion); refused while an intent is pending. */
+  void fail(Op op, String reason) {
+    if (op.b.phase.terminal()) {
+      return;
+    }
+    if (op.b.pending != null) {
+      throw RatchetException.contract("cannot fail while an intent is pending");
+    }
+    op.b.phase = Phase.FAILED;
+    op.b.stopReason = reason;
+    op.trace(null, null, reason, JsonObject.EMPTY);
+  }
+
+  /** Ends a running run whose proposal budget is spent, unless an intent is pending. */
+  void budgetClose(Op op) {
+    if (op.b.phase == Phase.RUNNING
+        && op.b.pending == null
+        && op.b.usage.proposals() >= ctx.task().budgets().maxProposals()) {
+      fail(op, "proposal_budget_exhausted");
+    }
+  }
+
+  /** A record of a set by key, from this operation's journal or the store (by index). */
+  boolean has(Op op, RecordSet set, String key) {
+    return op.j.containsKey(set, key) || find(set, key).isPresent();
+  }
+
+  Optional<StoredRecord> find(RecordSet set, String key) {
+    Optional<StoredRecord> r = ctx.store().find(state.taskId(), state.runId(), set, key);
+    if (r.isPresent() && r.get().sequence() > state.head(set).count()) {
+      stale = true;
+      throw new RatchetException(
+          ErrorCode.FENCED,
+          "run " + state.runId() + " was advanced by another worker: resume it again");
+    }
+    return r;
+  }
+
+  /** The run's cached receipt for a key (a rebuildable copy of the adapter's). */
+  Optional<Receipt> cachedReceipt(String key) {
+    return find(RecordSet.RECEIPTS, key)
+        .map(r -> Receipt.fromJson(Json.parse(r.body()), "receipts[" + key + "]"));
+  }
+
+  /** Appends a consumed nonce; the inbox stops listing it once committed (SPEC D12). */
+  void consumeNonce(Op op, String nonce, String kind, String envelopeFingerprint) {
+    op.j.append(
+        RecordSet.NONCES,
+        nonce,
+        JsonObject.builder()
+            .put("nonce", nonce)
+            .put("kind", kind)
+            .put("envelope_fingerprint", envelopeFingerprint)
+            .build());
+  }
+
+  long nowMs() {
+    return ctx.nowMs();
+  }
+}

@@ -1,0 +1,69 @@
+package dev.ratchet.internal;
+
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.TraceEvent;
+import dev.ratchet.store.RecordChain;
+import dev.ratchet.store.RecordSet;
+import dev.ratchet.store.SetHead;
+import dev.ratchet.store.StoredRecord;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The records one operation appends to the growing sets, chained onto the heads the checkpoint
+ * signed. It becomes part of exactly one commit, so records and the heads that cover them are
+ * written atomically.
+ */
+final class Journal {
+  private final EnumMap<RecordSet, SetHead> heads;
+  private final List<StoredRecord> records = new ArrayList<>();
+  private final Set<String> keys = new HashSet<>();
+
+  Journal(Map<RecordSet, SetHead> signedHeads) {
+    this.heads = new EnumMap<>(signedHeads);
+  }
+
+  StoredRecord append(RecordSet set, String key, JsonObject body) {
+    StoredRecord r = RecordChain.append(heads.get(set), set, key, Canonical.string(body));
+    heads.put(set, RecordChain.advance(heads.get(set), r));
+    records.add(r);
+    keys.add(set.wireName() + "\u0000" + key);
+    return r;
+  }
+
+  /** Appends the next trace event and returns it (its sequence follows the set's count). */
+  TraceEvent trace(
+      long atMs,
+      long proposals,
+      String actionId,
+      String kind,
+      String outcome,
+      long revision,
+      JsonObject detail) {
+    long seq = heads.get(RecordSet.TRACE).count() + 1;
+    TraceEvent e = new TraceEvent(seq, atMs, proposals, actionId, kind, outcome, revision, detail);
+    append(RecordSet.TRACE, Long.toString(seq), e.toJson());
+    return e;
+  }
+
+  boolean containsKey(RecordSet set, String key) {
+    return keys.contains(set.wireName() + "\u0000" + key);
+  }
+
+  Map<RecordSet, SetHead> heads() {
+    return new EnumMap<>(heads);
+  }
+
+  List<StoredRecord> records() {
+    return List.copyOf(records);
+  }
+
+  boolean isEmpty() {
+    return records.isEmpty();
+  }
+}

@@ -1,0 +1,204 @@
+package dev.ratchet.internal;
+
+import dev.ratchet.CrashPoint;
+import dev.ratchet.ErrorCode;
+import dev.ratchet.RatchetException;
+import dev.ratchet.StepOutcome;
+import dev.ratchet.adapter.AdapterOutcome;
+import dev.ratchet.adapter.ApprovalBinding;
+import dev.ratchet.adapter.Observation;
+import dev.ratchet.adapter.Receipt;
+import dev.ratchet.json.JsonInt;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Approval;
+import dev.ratchet.model.PendingIntent;
+import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.store.RecordSet;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Executes and reconciles the pending write (reference-behaviour §2.3.6–2.3.7, SPEC §7, D9). The
+ * intent with its key is already durable; the approval, when policy needs one, is consumed and
+ * committed before the adapter is called; the receipt and the state advance commit together.
+ */
+final class PendingExecutor {
+  private final Engine engine;
+  private final RunContext ctx;
+
+  PendingExecutor(Engine engine) {
+    this.engine = engine;
+    this.ctx = engine.ctx();
+  }
+
+  StepOutcome execute(String actionId) {
+    PendingIntent p = requirePending(actionId);
+    Observation live = engine.observe();
+    if (!live.equals(p.preState())) {
+      Engine.Op op = engine.begin();
+      op.trace(actionId, p.action().kind(), "stale_observation", Outcomes.error(ErrorCode.STALE_OBSERVATION));
+      op.b.pending = null;
+      op.b.binding = live;
+      engine.budgetClose(op);
+      engine.commit(op);
+      throw new RatchetException(
+          ErrorCode.STALE_OBSERVATION,
+          "pending write " + actionId + " was planned against a state that no longer holds");
+    }
+    p = ensureApproval(p);
+    Engine.Op op = engine.begin();
+    Gates.consumeStep(engine, op);
+    engine.checkLease();
+    AdapterOutcome out =
+        ctx.adapter()
+            .execute(ActionRules.intent(ctx, p.action()), p.key(), engine.lease().fence(), binding(p));
+    if (out.kind() == AdapterOutcome.Kind.CONFLICT) {
+      return Freezer.receiptConflict(engine, op, p, out.receipt(), live);
+    }
+    engine.crash(CrashPoint.BEFORE_RECEIPT_COMMIT);
+    boolean replayed = out.kind() == AdapterOutcome.Kind.REPLAYED;
+    return complete(op, p, out.receipt(), replayed ? "replayed" : "executed",
+        replayed ? StepOutcome.Kind.REPLAYED : StepOutcome.Kind.EXECUTED);
+  }
+
+  /**
+   * The crash windows of a pending write (SPEC §7): a same-intent receipt whose before is the
+   * pre-state and whose after is the live state is reconciled without any side effect; no receipt
+   * and an unchanged environment executes once with the same key; a receipt with another intent
+   * freezes into review; anything else is drift (D13) and freezes too.
+   */
+  StepOutcome reconcile(String actionId) {
+    PendingIntent p = requirePending(actionId);
+    Observation live = engine.observe();
+    Optional<Receipt> found = ctx.adapter().lookup(p.key());
+    if (found.isEmpty()) {
+      if (live.equals(p.preState())) {
+        return execute(actionId);
+      }
+      return Freezer.drift(engine, live, "environment changed and the adapter holds no receipt");
+    }
+    Receipt r = found.get();
+    if (!r.intentDigest().equals(p.intentDigest())) {
+      Engine.Op op = engine.begin();
+      return Freezer.receiptConflict(engine, op, p, r, live);
+    }
+    String unbound = ReceiptBinding.problem(ctx, p, r, engine.state().runId());
+    if (unbound != null) {
+      return Freezer.receiptUnbound(engine, p, r, live, unbound);
+    }
+    if (!explains(p, r, live)) {
+      return Freezer.drift(engine, live, "the environment moved past the pending write's receipt");
+    }
+    Engine.Op op = engine.begin();
+    Gates.consumeStep(engine, op);
+    return complete(op, p, r, "reconciled", StepOutcome.Kind.RECONCILED);
+  }
+
+  /** D9: the receipt's before is the pre-state and its after is exactly the live state. */
+  static boolean explains(PendingIntent p, Receipt r, Observation live) {
+    Observation pre = p.preState();
+    return live.instanceId().equals(pre.instanceId())
+        && r.revisionBefore() == pre.revision()
+        && r.fingerprintBefore().equals(pre.stateFingerprint())
+        && r.revisionAfter() == live.revision()
+        && r.fingerprintAfter().equals(live.stateFingerprint())
+        && live.identity().equals(pre.identity());
+  }
+
+  private StepOutcome complete(
+      Engine.Op op, PendingIntent p, Receipt r, String outcome, StepOutcome.Kind kind) {
+    String unbound = ReceiptBinding.problem(ctx, p, r, engine.state().runId());
+    if (unbound != null) {
+      return Freezer.receiptUnbound(engine, p, r, engine.observe(), unbound);
+    }
+    op.j.append(RecordSet.RECEIPTS, r.idempotencyKey(), r.toJson());
+    op.b.pending = null;
+    op.b.binding =
+        new Observation(
+            p.preState().instanceId(), r.revisionAfter(), r.fingerprintAfter(), p.preState().identity());
+    op.b.cursor += 1;
+    if (r.result().get("cost").orElse(null) instanceof JsonInt c && c.value() > 0) {
+      op.b.usage = op.b.usage.withCost(op.b.usage.cost() + c.value());
+    }
+    op.trace(p.action().actionId(), p.action().kind(), outcome, Outcomes.receiptDetail(r, kind != StepOutcome.Kind.EXECUTED));
+    engine.budgetClose(op);
+    engine.commit(op);
+    engine.crash(CrashPoint.AFTER_RECEIPT_COMMIT);
+    return new StepOutcome(kind, p.action().actionId(), r.result(), r, null);
+  }
+
+  /**
+   * Makes sure the pending write carries fresh, exactly bound approval evidence when policy needs
+   * it: keeps current evidence, or consumes one from the inbox (sealing expired evidence into the
+   * trace) in its own commit, before any adapter call. Otherwise the intent stays frozen.
+   */
+  private PendingIntent ensureApproval(PendingIntent p) {
+    if (!ctx.task().requiresApproval(p.action().kind())) {
+      return p;
+    }
+    Engine.Op op = engine.begin();
+    if (p.approval() != null) {
+      try {
+        Approval a = Approvals.authenticate(ctx, p.approval());
+        Approvals.checkBinding(ctx, engine.state(), a, p.action(), p.intentDigest(), p.preState(), op.b.usage.proposals(), true);
+        return p;
+      } catch (RatchetException stale) {
+        // Expired or no longer valid: look for a fresh approval below.
+      }
+    }
+    List<String> refusals = Approvals.newRefusals();
+    SignedEnvelope fresh = Approvals.findValid(engine, op, p.action(), p.intentDigest(), p.preState(), refusals);
+    if (fresh == null) {
+      op.trace(
+          p.action().actionId(),
+          p.action().kind(),
+          "approval_rejected",
+          JsonObject.builder()
+              .put("error_code", ErrorCode.APPROVAL.name())
+              .put("pending_frozen", true)
+              .build());
+      engine.commit(op);
+      throw Approvals.noneValid(p.action().actionId(), refusals);
+    }
+    Approval a = Approval.fromJson(fresh.payload(), "approval.payload");
+    engine.consumeNonce(op, a.nonce(), "approval", fresh.fingerprint());
+    if (p.approval() != null) {
+      op.trace(
+          p.action().actionId(),
+          p.action().kind(),
+          "approval_refreshed",
+          JsonObject.builder()
+              .put("approver_id", a.approverId())
+              .put("superseded_approval_evidence", p.approval().toJson())
+              .build());
+    } else {
+      op.trace(
+          p.action().actionId(),
+          p.action().kind(),
+          "approval_consumed",
+          JsonObject.builder().put("approver_id", a.approverId()).put("nonce", a.nonce()).build());
+    }
+    PendingIntent approved = p.withApproval(fresh);
+    op.b.pending = approved;
+    engine.commit(op);
+    return approved;
+  }
+
+  private ApprovalBinding binding(PendingIntent p) {
+    if (p.approval() == null) {
+      return ApprovalBinding.NONE;
+    }
+    Approval a = Approval.fromJson(p.approval().payload(), "approval.payload");
+    return new ApprovalBinding(p.approval().fingerprint(), a.expiresAtMs());
+  }
+
+  private PendingIntent requirePending(String actionId) {
+    Engine.Op op = engine.begin();
+    Gates.requireActive(op);
+    PendingIntent p = op.b.pending;
+    if (p == null || !p.action().actionId().equals(actionId)) {
+      throw RatchetException.contract("no pending intent for action '" + actionId + "'");
+    }
+    return p;
+  }
+}

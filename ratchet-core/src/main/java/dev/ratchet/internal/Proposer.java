@@ -1,0 +1,160 @@
+package dev.ratchet.internal;
+
+import dev.ratchet.CrashPoint;
+import dev.ratchet.ErrorCode;
+import dev.ratchet.Proposal;
+import dev.ratchet.RatchetException;
+import dev.ratchet.StepOutcome;
+import dev.ratchet.adapter.Observation;
+import dev.ratchet.adapter.Receipt;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Action;
+import dev.ratchet.model.Approval;
+import dev.ratchet.model.PendingIntent;
+import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.store.RecordSet;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code propose} (reference-behaviour §2.3.2): the gates, the guarded checks in their order, the
+ * replay branch and the durable pending intent. Every proposal that passes the gates counts, and
+ * every outcome — accepted or rejected — is committed with its trace event.
+ */
+final class Proposer {
+  private final Engine engine;
+  private final RunContext ctx;
+
+  Proposer(Engine engine) {
+    this.engine = engine;
+    this.ctx = engine.ctx();
+  }
+
+  Proposal propose(Action action) {
+    engine.crash(CrashPoint.BEFORE_PROPOSAL);
+    Engine.Op op = engine.begin();
+    Gates.beforeProposal(engine, op);
+    op.b.usage = op.b.usage.withProposals(op.b.usage.proposals() + 1);
+    try {
+      return guarded(op, action);
+    } catch (RatchetException e) {
+      if (e.code() == ErrorCode.TERMINAL
+          || e.code() == ErrorCode.FENCED
+          || e.code() == ErrorCode.STORE_UNAVAILABLE) {
+        throw e;
+      }
+      op.trace(
+          action.actionId(),
+          action.kind(),
+          Outcomes.rejection(e.code()),
+          JsonObject.builder().put("error_code", e.code().name()).build());
+      engine.budgetClose(op);
+      engine.commit(op);
+      throw e;
+    }
+  }
+
+  private Proposal guarded(Engine.Op op, Action action) {
+    if (op.b.pending != null) {
+      throw RatchetException.contract(
+          "an intent is pending (" + op.b.pending.action().actionId() + "): execute or reconcile it first");
+    }
+    if (engine.has(op, RecordSet.ACTION_IDS, action.actionId())) {
+      throw RatchetException.contract(
+          "action.action_id: '" + action.actionId() + "' was already used in this run");
+    }
+    op.j.append(
+        RecordSet.ACTION_IDS,
+        action.actionId(),
+        JsonObject.builder().put("action_id", action.actionId()).build());
+    ActionRules.validate(ctx, action);
+    if (action.deadlineProposal() < op.b.usage.proposals()) {
+      throw RatchetException.contract(
+          "action.deadline_proposal: " + action.deadlineProposal() + " has passed");
+    }
+    ActionRules.authorize(ctx, action);
+    String digest = ActionRules.intentDigest(ctx, action);
+    Observation live = engine.observe();
+    if (!"cancel".equals(action.kind()) && action.environmentRevision() != live.revision()) {
+      throw new RatchetException(
+          ErrorCode.STALE_OBSERVATION,
+          "action.environment_revision: "
+              + action.environmentRevision()
+              + " is not the live revision "
+              + live.revision());
+    }
+    op.b.binding = live;
+    boolean write = ActionRules.isWrite(ctx, action);
+    boolean presentedKey = write && action.idempotencyKey() != null;
+    if (ctx.task().requiresApproval(action.kind()) && (!write || presentedKey)) {
+      consumeApprovalNow(op, action, digest, live);
+    }
+    if (presentedKey) {
+      return replay(op, action, digest);
+    }
+    Gates.stepGate(engine, op);
+    if (!write) {
+      engine.commit(op);
+      return new Proposal(Proposal.Kind.READY, action, null);
+    }
+    Action keyed = action.withIdempotencyKey(ctx.entropy().hex128());
+    op.b.pending = new PendingIntent(keyed, digest, live, null);
+    op.trace(
+        keyed.actionId(),
+        keyed.kind(),
+        "accepted_pending",
+        JsonObject.builder()
+            .put("idempotency_key", keyed.idempotencyKey())
+            .put("intent_digest", digest)
+            .build());
+    engine.commit(op);
+    engine.crash(CrashPoint.AFTER_INTENT_COMMIT);
+    return new Proposal(Proposal.Kind.PENDING, keyed, null);
+  }
+
+  /** Approval for a non-write, or for a replay of a key the run holds (P7: before idempotency). */
+  private void consumeApprovalNow(Engine.Op op, Action action, String digest, Observation live) {
+    List<String> refusals = Approvals.newRefusals();
+    SignedEnvelope env = Approvals.findValid(engine, op, action, digest, live, refusals);
+    if (env == null) {
+      throw Approvals.noneValid(action.actionId(), refusals);
+    }
+    Approval a = Approval.fromJson(env.payload(), "approval.payload");
+    engine.consumeNonce(op, a.nonce(), "approval", env.fingerprint());
+  }
+
+  /** P8: same key + same intent reuses the adapter's receipt; anything else is a conflict. */
+  private Proposal replay(Engine.Op op, Action action, String digest) {
+    String key = action.idempotencyKey();
+    if (engine.has(op, RecordSet.QUARANTINED_KEYS, key)) {
+      throw conflict("idempotency key is quarantined by a reviewer decision");
+    }
+    Optional<Receipt> cached = engine.cachedReceipt(key);
+    if (cached.isEmpty()) {
+      throw conflict("the run holds no receipt for the presented key (keys are minted, D4)");
+    }
+    engine.checkLease();
+    Optional<Receipt> authoritative = ctx.adapter().lookup(key);
+    if (authoritative.isEmpty()) {
+      throw conflict("the adapter has no receipt for the key the run cached");
+    }
+    if (!authoritative.get().fingerprint().equals(cached.get().fingerprint())) {
+      throw conflict("the cached receipt and the adapter's receipt differ");
+    }
+    if (!authoritative.get().intentDigest().equals(digest)) {
+      throw conflict("the key is bound to a different intent");
+    }
+    Receipt r = authoritative.get();
+    op.b.cursor += 1;
+    op.trace(action.actionId(), action.kind(), "replayed", Outcomes.receiptDetail(r, true));
+    engine.budgetClose(op);
+    engine.commit(op);
+    StepOutcome out =
+        new StepOutcome(StepOutcome.Kind.REPLAYED, action.actionId(), r.result(), r, null);
+    return new Proposal(Proposal.Kind.REPLAYED, action, out);
+  }
+
+  private static RatchetException conflict(String message) {
+    return new RatchetException(ErrorCode.IDEMPOTENCY_CONFLICT, message);
+  }
+}

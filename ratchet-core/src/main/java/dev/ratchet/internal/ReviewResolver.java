@@ -1,0 +1,161 @@
+package dev.ratchet.internal;
+
+import dev.ratchet.ErrorCode;
+import dev.ratchet.RatchetException;
+import dev.ratchet.StepOutcome;
+import dev.ratchet.adapter.Observation;
+import dev.ratchet.adapter.Receipt;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.Json;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Phase;
+import dev.ratchet.model.ReviewCase;
+import dev.ratchet.model.ReviewDecision;
+import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.store.InboxItem;
+import dev.ratchet.store.RecordSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Resolves an open review case with a signed reviewer decision from the inbox (SPEC §8, D12,
+ * D13; reference-behaviour §2.3.8). The adapter's receipt is re-read and must be unchanged; every
+ * refusal leaves the run frozen and unchanged. {@code replan} quarantines the old key, seals the
+ * case and the decision into the trace and returns to running on a fresh observation; {@code
+ * abort} ends the run failed with all evidence kept.
+ */
+final class ReviewResolver {
+  private final Engine engine;
+  private final RunContext ctx;
+
+  ReviewResolver(Engine engine) {
+    this.engine = engine;
+    this.ctx = engine.ctx();
+  }
+
+  StepOutcome resolve() {
+    Engine.Op op = engine.begin();
+    if (op.b.phase != Phase.NEEDS_REVIEW || op.b.review == null) {
+      throw RatchetException.contract("run is not frozen in needs_review: nothing to resolve");
+    }
+    List<String> refusals = new ArrayList<>();
+    for (InboxItem item : ctx.store().inbox(engine.state().taskId(), engine.state().runId())) {
+      if (item.kind() != InboxItem.Kind.REVIEW_DECISION) {
+        continue;
+      }
+      try {
+        SignedEnvelope env = SignedEnvelope.fromJson(Json.parse(item.envelope()), "decision");
+        ReviewDecision d = check(op, op.b.review, env, item.nonce());
+        return apply(op, op.b.review, env, d);
+      } catch (RatchetException e) {
+        if (e.code() == ErrorCode.FENCED || e.code() == ErrorCode.STORE_UNAVAILABLE) {
+          throw e;
+        }
+        refusals.add(item.nonce() + ": " + e.getMessage());
+      }
+    }
+    throw new RatchetException(
+        ErrorCode.APPROVAL,
+        "no valid reviewer decision for "
+            + op.b.review.caseId()
+            + (refusals.isEmpty() ? " (none delivered)" : ": " + String.join("; ", refusals)));
+  }
+
+  private ReviewDecision check(
+      Engine.Op op, ReviewCase c, SignedEnvelope env, String inboxNonce) {
+    ReviewDecision d = ReviewDecision.fromJson(env.payload(), "decision.payload");
+    ctx.reviewers().verify(d.reviewerId(), Canonical.bytes(env.payload()), env.hmacSha256());
+    same("task_id", d.taskId(), engine.state().taskId());
+    same("run_id", d.runId(), engine.state().runId());
+    same("policy_id", d.policyId(), ctx.task().policyId());
+    same("policy_version", d.policyVersion(), ctx.task().policyVersion());
+    same("nonce", d.nonce(), inboxNonce);
+    if (engine.has(op, RecordSet.NONCES, d.nonce())) {
+      throw RatchetException.approval("reviewer nonce '" + d.nonce() + "' was already used");
+    }
+    same("case_id", d.caseId(), c.caseId());
+    if (c.pending() != null) {
+      if (!c.pending().equals(op.b.pending)) {
+        throw RatchetException.approval("the pending intent differs from the frozen case");
+      }
+      same("action_id", d.actionId(), c.pending().action().actionId());
+      same("idempotency_key", d.idempotencyKey(), c.pending().key());
+      same("pending_intent_digest", d.pendingIntentDigest(), c.pending().intentDigest());
+    } else {
+      same("action_id", d.actionId(), null);
+      same("idempotency_key", d.idempotencyKey(), null);
+      same("pending_intent_digest", d.pendingIntentDigest(), null);
+    }
+    if (c.observedReceipt() != null) {
+      engine.checkLease();
+      Optional<Receipt> now = ctx.adapter().lookup(c.observedReceipt().idempotencyKey());
+      if (now.isEmpty() || !now.get().fingerprint().equals(c.observedReceiptFingerprint())) {
+        throw RatchetException.approval("the adapter's receipt drifted since the case was frozen");
+      }
+      same("observed_intent_digest", d.observedIntentDigest(), c.observedReceipt().intentDigest());
+    } else {
+      same("observed_intent_digest", d.observedIntentDigest(), null);
+    }
+    same("observed_receipt_fingerprint", d.observedReceiptFingerprint(), c.observedReceiptFingerprint());
+    Observation live = engine.observe();
+    same("environment_instance_id", d.environmentInstanceId(), live.instanceId());
+    if (d.environmentRevision() != live.revision()) {
+      throw RatchetException.approval(
+          "the environment changed after the decision was signed (revision "
+              + live.revision()
+              + ", decision bound to "
+              + d.environmentRevision()
+              + ")");
+    }
+    return d;
+  }
+
+  private StepOutcome apply(Engine.Op op, ReviewCase c, SignedEnvelope env, ReviewDecision d) {
+    engine.consumeNonce(op, d.nonce(), "review_decision", env.fingerprint());
+    String key = c.pending() == null ? null : c.pending().key();
+    if (key != null && !engine.has(op, RecordSet.QUARANTINED_KEYS, key)) {
+      op.j.append(
+          RecordSet.QUARANTINED_KEYS,
+          key,
+          JsonObject.builder().put("idempotency_key", key).put("case_id", c.caseId()).build());
+    }
+    boolean replan = ReviewDecision.REPLAN.equals(d.decision());
+    op.b.pending = null;
+    op.b.review = null;
+    op.b.verified = null;
+    Observation live = engine.observe();
+    op.b.binding = live;
+    if (replan) {
+      op.b.phase = Phase.RUNNING;
+      op.b.stopReason = null;
+    } else {
+      op.b.phase = Phase.FAILED;
+      op.b.stopReason =
+          ReviewCase.ENVIRONMENT_DRIFT.equals(c.reason())
+              ? "environment_drift_reviewed"
+              : "receipt_conflict_reviewed";
+    }
+    JsonObject detail =
+        JsonObject.builder()
+            .put("phase", op.b.phase.wireName())
+            .put("decision", d.decision())
+            .put("reviewer_id", d.reviewerId())
+            .put("quarantined_idempotency_key", key)
+            .put("sealed_case", c.toJson())
+            .put("sealed_decision", env.toJson())
+            .build();
+    String actionId = c.pending() == null ? null : c.pending().action().actionId();
+    String kind = c.pending() == null ? null : c.pending().action().kind();
+    op.trace(actionId, kind, replan ? "review_replanned" : "review_aborted", detail);
+    engine.commit(op);
+    return new StepOutcome(StepOutcome.Kind.EXECUTED, actionId, detail, null, null);
+  }
+
+  private static void same(String field, Object got, Object want) {
+    if (!Objects.equals(got, want)) {
+      throw RatchetException.approval("decision." + field + " is not bound to the frozen case");
+    }
+  }
+}

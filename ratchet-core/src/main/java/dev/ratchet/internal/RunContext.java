@@ -1,0 +1,77 @@
+package dev.ratchet.internal;
+
+import dev.ratchet.CrashSeam;
+import dev.ratchet.Entropy;
+import dev.ratchet.RatchetException;
+import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.model.TaskSpec;
+import dev.ratchet.sign.KeyRing;
+import dev.ratchet.sign.TrustRoot;
+import dev.ratchet.store.CheckpointStore;
+import dev.ratchet.store.LeaseStore;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/** Everything one run's engine is wired to; immutable. */
+public record RunContext(
+    TaskSpec task,
+    EnvironmentAdapter adapter,
+    CheckpointStore store,
+    LeaseStore leases,
+    KeyRing keys,
+    TrustRoot approvers,
+    TrustRoot reviewers,
+    InstantSource clock,
+    Entropy entropy,
+    CrashSeam crash,
+    String workerId,
+    Duration leaseTtl,
+    Map<String, ActionSpec> specs) {
+
+  public RunContext {
+    Objects.requireNonNull(task, "task");
+    Objects.requireNonNull(adapter, "adapter");
+    Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(leases, "leases");
+    Objects.requireNonNull(keys, "keys");
+    Objects.requireNonNull(approvers, "approvers");
+    Objects.requireNonNull(reviewers, "reviewers");
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(entropy, "entropy");
+    Objects.requireNonNull(crash, "crash");
+    Objects.requireNonNull(workerId, "workerId");
+    Objects.requireNonNull(leaseTtl, "leaseTtl");
+    specs = Map.copyOf(specs);
+  }
+
+  /** Indexes the adapter's specs and checks the task names only kinds the adapter offers. */
+  public static Map<String, ActionSpec> specsFor(TaskSpec task, EnvironmentAdapter adapter) {
+    if (!task.adapter().equals(adapter.namespace())) {
+      throw RatchetException.contract(
+          "task.adapter: '"
+              + task.adapter()
+              + "' does not match the adapter namespace '"
+              + adapter.namespace()
+              + "'");
+    }
+    Map<String, ActionSpec> specs = new LinkedHashMap<>();
+    for (ActionSpec s : adapter.actionSpecs()) {
+      specs.put(s.kind(), s);
+    }
+    for (String k : task.actionKinds()) {
+      if (!specs.containsKey(k) && !TaskSpec.CONTROL_KINDS.contains(k)) {
+        throw RatchetException.contract(
+            "task.action_kinds: the adapter offers no kind '" + k + "'");
+      }
+    }
+    return specs;
+  }
+
+  long nowMs() {
+    return clock.millis();
+  }
+}

@@ -1,0 +1,197 @@
+package dev.ratchet.internal;
+
+import dev.ratchet.ErrorCode;
+import dev.ratchet.RatchetException;
+import dev.ratchet.Recovery;
+import dev.ratchet.StepOutcome;
+import dev.ratchet.adapter.Observation;
+import dev.ratchet.adapter.Receipt;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Phase;
+import dev.ratchet.model.RunState;
+import dev.ratchet.model.Usage;
+import dev.ratchet.store.Lease;
+import dev.ratchet.store.RecordSet;
+import dev.ratchet.store.SetHead;
+import dev.ratchet.store.StoredRun;
+import java.util.EnumMap;
+import java.util.Optional;
+
+/**
+ * Starting and recovering runs. Recovery (SPEC §4, §9) is fail-closed and checks, in order: the
+ * store answers; the envelope, key id, checksum, HMAC and schema; the task and policy
+ * fingerprints against the supplied task; the generation equals the mark; the set counts and
+ * heads equal the signed ones; the cross-state invariants; the environment instance; then it
+ * re-observes the environment and reconciles the crash window of a pending write.
+ */
+public final class Runs {
+  private Runs() {}
+
+  public static Engine start(RunContext ctx, String runId) {
+    Lease lease = acquire(ctx, runId, false);
+    if (ctx.store().load(ctx.task().taskId(), runId).isPresent()) {
+      ctx.leases().release(lease);
+      throw RatchetException.contract("run_id: run '" + runId + "' already exists: resume it");
+    }
+    Observation live = ctx.adapter().observe();
+    EnumMap<RecordSet, SetHead> empty = new EnumMap<>(RecordSet.class);
+    for (RecordSet s : RecordSet.values()) {
+      empty.put(s, SetHead.EMPTY);
+    }
+    RunState initial =
+        new RunState(
+            runId,
+            ctx.task().taskId(),
+            ctx.task().taskVersion(),
+            ctx.task().fingerprint(),
+            ctx.task().policyId(),
+            ctx.task().policyVersion(),
+            Phase.RUNNING,
+            null,
+            0,
+            new Usage(0, 0, 0, ctx.nowMs()),
+            live,
+            null,
+            null,
+            null,
+            empty);
+    Engine engine = new Engine(ctx, lease, 0, initial);
+    Engine.Op op = engine.begin();
+    op.trace(null, null, "started", JsonObject.builder().put("binding", live.toJson()).build());
+    engine.commit(op);
+    return engine;
+  }
+
+  /** Loads, verifies and re-binds a run; then reconciles its pending write, if any. */
+  public static Engine resume(RunContext ctx, String runId, Recovery[] report) {
+    Lease lease = acquire(ctx, runId, true);
+    try {
+      Engine engine = load(ctx, runId, lease);
+      report[0] = rebindAndReconcile(engine);
+      return engine;
+    } catch (RuntimeException e) {
+      ctx.leases().release(lease);
+      throw e;
+    }
+  }
+
+  /** Verifies a stored run without a lease and without touching the environment. */
+  public static RunState verify(RunContext ctx, String runId) {
+    return decodeAndCheck(ctx, runId, loadStored(ctx, runId)).state();
+  }
+
+  private static Engine load(RunContext ctx, String runId, Lease lease) {
+    StoredRun stored = loadStored(ctx, runId);
+    CheckpointCodec.Decoded d = decodeAndCheck(ctx, runId, stored);
+    return new Engine(ctx, lease, d.generation(), d.state());
+  }
+
+  private static StoredRun loadStored(RunContext ctx, String runId) {
+    return ctx.store()
+        .load(ctx.task().taskId(), runId)
+        .orElseThrow(
+            () ->
+                RatchetException.checkpoint(
+                    "no checkpoint for run '" + runId + "' of task '" + ctx.task().taskId() + "'"));
+  }
+
+  private static CheckpointCodec.Decoded decodeAndCheck(
+      RunContext ctx, String runId, StoredRun stored) {
+    CheckpointCodec.Decoded d = CheckpointCodec.decode(stored.checkpoint(), ctx.keys());
+    RunState s = d.state();
+    if (!s.runId().equals(runId) || !s.taskId().equals(ctx.task().taskId())) {
+      throw RatchetException.checkpoint("checkpoint belongs to another run or task");
+    }
+    if (!s.taskFingerprint().equals(ctx.task().fingerprint())) {
+      throw RatchetException.checkpoint(
+          "the task or its policy changed since the checkpoint (fingerprint differs)");
+    }
+    if (d.generation() != stored.generation()) {
+      throw RatchetException.checkpoint(
+          "stale checkpoint: generation "
+              + d.generation()
+              + " is not the high-water mark "
+              + stored.generation());
+    }
+    if (!s.binding().instanceId().equals(stored.scope().environmentInstanceId())) {
+      throw RatchetException.checkpoint("checkpoint's environment instance differs from the mark");
+    }
+    for (RecordSet set : RecordSet.values()) {
+      if (!stored.head(set).equals(s.head(set))) {
+        throw RatchetException.checkpoint(
+            "the stored "
+                + set.wireName()
+                + " (count "
+                + stored.head(set).count()
+                + ") do not match the signed count and head ("
+                + s.head(set).count()
+                + ")");
+      }
+    }
+    Invariants.check(ctx, s);
+    return d;
+  }
+
+  private static Recovery rebindAndReconcile(Engine engine) {
+    RunContext ctx = engine.ctx();
+    RunState s = engine.state();
+    Observation live = engine.observe();
+    if (!live.instanceId().equals(s.binding().instanceId())) {
+      throw RatchetException.checkpoint(
+          "environment instance '"
+              + live.instanceId()
+              + "' is not the run's instance '"
+              + s.binding().instanceId()
+              + "'");
+    }
+    if (s.phase() != Phase.RUNNING) {
+      return new Recovery(engine.generation(), s.phase().wireName(), "nothing", null);
+    }
+    boolean exact = live.equals(s.binding());
+    if (s.pending() == null) {
+      if (exact) {
+        return new Recovery(engine.generation(), "clean", "nothing", null);
+      }
+      StepOutcome o = Freezer.drift(engine, live, "environment changed while the run was down");
+      return new Recovery(engine.generation(), "drift", "frozen", o);
+    }
+    String actionId = s.pending().action().actionId();
+    Optional<Receipt> receipt = exact ? Optional.empty() : ctx.adapter().lookup(s.pending().key());
+    String found = exact ? "intent_without_effect" : "effect_without_receipt";
+    if (!exact && receipt.isEmpty()) {
+      found = "drift";
+    }
+    try {
+      StepOutcome o = new PendingExecutor(engine).reconcile(actionId);
+      String did;
+      if (o.kind() == StepOutcome.Kind.RECONCILED) {
+        did = "reconciled";
+      } else if (o.kind() == StepOutcome.Kind.FROZEN) {
+        did = "frozen";
+      } else {
+        did = "executed_once";
+      }
+      return new Recovery(engine.generation(), found, did, o);
+    } catch (RatchetException e) {
+      if (e.code() == ErrorCode.APPROVAL) {
+        return new Recovery(engine.generation(), found, "awaiting_approval", null);
+      }
+      throw e;
+    }
+  }
+
+  private static Lease acquire(RunContext ctx, String runId, boolean allowTakeOver) {
+    Optional<Lease> lease = ctx.leases().acquire(runId, ctx.workerId(), ctx.leaseTtl());
+    if (lease.isEmpty() && allowTakeOver) {
+      lease = ctx.leases().takeOver(runId, ctx.workerId(), ctx.leaseTtl());
+    }
+    return lease.orElseThrow(
+        () ->
+            new RatchetException(
+                ErrorCode.FENCED,
+                "run '"
+                    + runId
+                    + "' is leased by another worker"
+                    + ctx.leases().current(runId).map(l -> " (" + l.owner() + ")").orElse("")));
+  }
+}

@@ -1,0 +1,55 @@
+package dev.ratchet.model;
+
+import dev.ratchet.adapter.Observation;
+import dev.ratchet.json.Fields;
+import dev.ratchet.json.JsonNull;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonValue;
+import dev.ratchet.json.Text;
+import java.util.Objects;
+
+/**
+ * A write accepted but not yet confirmed (SPEC §2, §7): the action with its minted idempotency
+ * key, the intent digest, the environment it was accepted against, and — once consumed — the
+ * complete signed approval. It is durably committed before the adapter is ever called.
+ */
+public record PendingIntent(
+    Action action, String intentDigest, Observation preState, SignedEnvelope approval) {
+
+  public PendingIntent {
+    Objects.requireNonNull(action, "action");
+    Text.requireHex64("intent_digest", intentDigest);
+    Objects.requireNonNull(preState, "preState");
+    if (action.idempotencyKey() == null) {
+      throw dev.ratchet.RatchetException.contract("pending.action.idempotency_key: must be set");
+    }
+  }
+
+  public String key() {
+    return action.idempotencyKey();
+  }
+
+  public PendingIntent withApproval(SignedEnvelope evidence) {
+    return new PendingIntent(action, intentDigest, preState, evidence);
+  }
+
+  public JsonObject toJson() {
+    return JsonObject.builder()
+        .put("action", action.toJson())
+        .put("intent_digest", intentDigest)
+        .put("pre_state", preState.toJson())
+        .put("approval", approval == null ? JsonNull.INSTANCE : approval.toJson())
+        .build();
+  }
+
+  public static PendingIntent fromJson(JsonValue v, String path) {
+    Fields f = Fields.exact(v, path, "action", "intent_digest", "pre_state", "approval");
+    return new PendingIntent(
+        Action.fromJson(f.raw("action"), f.path("action")),
+        f.hex64("intent_digest"),
+        Observation.fromJson(f.raw("pre_state"), f.path("pre_state")),
+        f.isNull("approval")
+            ? null
+            : SignedEnvelope.fromJson(f.raw("approval"), f.path("approval")));
+  }
+}

@@ -1,0 +1,190 @@
+package dev.ratchet.model;
+
+import dev.ratchet.adapter.Observation;
+import dev.ratchet.json.Fields;
+import dev.ratchet.json.JsonInt;
+import dev.ratchet.json.JsonNull;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonValue;
+import dev.ratchet.json.Text;
+import dev.ratchet.store.RecordSet;
+import dev.ratchet.store.SetHead;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The run's whole control state: the payload of every checkpoint (SPEC §2). It is bounded (D6):
+ * the growing sets live in the store and appear here only as their signed count and chain head.
+ * It never holds a key.
+ *
+ * @param binding the last environment observation the run accepted
+ * @param cursor the number of actions completed so far (the plan cursor)
+ */
+public record RunState(
+    String runId,
+    String taskId,
+    String taskVersion,
+    String taskFingerprint,
+    String policyId,
+    String policyVersion,
+    Phase phase,
+    String stopReason,
+    long cursor,
+    Usage usage,
+    Observation binding,
+    VerifiedEvidence verified,
+    PendingIntent pending,
+    ReviewCase review,
+    Map<RecordSet, SetHead> sets) {
+
+  public static final long SCHEMA_VERSION = 1;
+
+  public RunState {
+    Text.require("run_id", runId);
+    Text.require("task_id", taskId);
+    Text.require("task_version", taskVersion);
+    Text.requireHex64("task_fingerprint", taskFingerprint);
+    Text.require("policy_id", policyId);
+    Text.require("policy_version", policyVersion);
+    Objects.requireNonNull(phase, "phase");
+    Objects.requireNonNull(usage, "usage");
+    Objects.requireNonNull(binding, "binding");
+    EnumMap<RecordSet, SetHead> copy = new EnumMap<>(RecordSet.class);
+    for (RecordSet s : RecordSet.values()) {
+      copy.put(s, Objects.requireNonNull(sets.get(s), "sets." + s.wireName()));
+    }
+    sets = Map.copyOf(copy);
+  }
+
+  public SetHead head(RecordSet set) {
+    return sets.get(set);
+  }
+
+  public JsonObject toJson() {
+    JsonObject.Builder setsJson = JsonObject.builder();
+    for (RecordSet s : RecordSet.values()) {
+      SetHead h = sets.get(s);
+      setsJson.put(
+          s.wireName(), JsonObject.builder().put("count", h.count()).put("head", h.head()).build());
+    }
+    return JsonObject.builder()
+        .put("run_id", runId)
+        .put("task_id", taskId)
+        .put("task_version", taskVersion)
+        .put("task_fingerprint", taskFingerprint)
+        .put("policy_id", policyId)
+        .put("policy_version", policyVersion)
+        .put("phase", phase.wireName())
+        .put("stop_reason", stopReason)
+        .put("cursor", cursor)
+        .put("usage", usage.toJson())
+        .put("binding", binding.toJson())
+        .put("verified", verified == null ? JsonNull.INSTANCE : verified.toJson())
+        .put("pending", pending == null ? JsonNull.INSTANCE : pending.toJson())
+        .put("review", review == null ? JsonNull.INSTANCE : review.toJson())
+        .put("sets", setsJson.build())
+        .build();
+  }
+
+  public static RunState fromJson(JsonValue v, String path) {
+    Fields f =
+        Fields.exact(
+            v,
+            path,
+            "run_id",
+            "task_id",
+            "task_version",
+            "task_fingerprint",
+            "policy_id",
+            "policy_version",
+            "phase",
+            "stop_reason",
+            "cursor",
+            "usage",
+            "binding",
+            "verified",
+            "pending",
+            "review",
+            "sets");
+    String[] setNames = new String[RecordSet.values().length];
+    for (int i = 0; i < setNames.length; i++) {
+      setNames[i] = RecordSet.values()[i].wireName();
+    }
+    Fields sf = Fields.exact(f.raw("sets"), f.path("sets"), setNames);
+    EnumMap<RecordSet, SetHead> sets = new EnumMap<>(RecordSet.class);
+    for (RecordSet s : RecordSet.values()) {
+      Fields hf = Fields.exact(sf.raw(s.wireName()), sf.path(s.wireName()), "count", "head");
+      sets.put(s, new SetHead(hf.integer("count", 0, JsonInt.MAX_SAFE), hf.hex64("head")));
+    }
+    return new RunState(
+        f.text("run_id"),
+        f.text("task_id"),
+        f.text("task_version"),
+        f.hex64("task_fingerprint"),
+        f.text("policy_id"),
+        f.text("policy_version"),
+        Phase.fromWireName(f.string("phase"), f.path("phase")),
+        f.optionalText("stop_reason"),
+        f.integer("cursor", 0, JsonInt.MAX_SAFE),
+        Usage.fromJson(f.raw("usage"), f.path("usage")),
+        Observation.fromJson(f.raw("binding"), f.path("binding")),
+        f.isNull("verified")
+            ? null
+            : VerifiedEvidence.fromJson(f.raw("verified"), f.path("verified")),
+        f.isNull("pending") ? null : PendingIntent.fromJson(f.raw("pending"), f.path("pending")),
+        f.isNull("review") ? null : ReviewCase.fromJson(f.raw("review"), f.path("review")),
+        sets);
+  }
+
+  /** A copy builder: the runtime changes state only through these copies. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** Mutable copy used inside one operation, then frozen again with {@link #build()}. */
+  public static final class Builder {
+    private final RunState base;
+    public Phase phase;
+    public String stopReason;
+    public long cursor;
+    public Usage usage;
+    public Observation binding;
+    public VerifiedEvidence verified;
+    public PendingIntent pending;
+    public ReviewCase review;
+    public final EnumMap<RecordSet, SetHead> sets;
+
+    private Builder(RunState s) {
+      base = s;
+      phase = s.phase;
+      stopReason = s.stopReason;
+      cursor = s.cursor;
+      usage = s.usage;
+      binding = s.binding;
+      verified = s.verified;
+      pending = s.pending;
+      review = s.review;
+      sets = new EnumMap<>(s.sets);
+    }
+
+    public RunState build() {
+      return new RunState(
+          base.runId,
+          base.taskId,
+          base.taskVersion,
+          base.taskFingerprint,
+          base.policyId,
+          base.policyVersion,
+          phase,
+          stopReason,
+          cursor,
+          usage,
+          binding,
+          verified,
+          pending,
+          review,
+          sets);
+    }
+  }
+}
