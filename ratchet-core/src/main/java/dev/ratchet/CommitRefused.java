@@ -3,9 +3,9 @@ package dev.ratchet;
 import dev.ratchet.store.CommitResult;
 
 /**
- * A checkpoint commit that the store refused: another worker advanced the run ({@code LostRace})
- * or this worker's lease is no longer current ({@code Fenced}). Nothing was written, and the
- * {@link Run} that raised it is stale: resume the run again to continue.
+ * A checkpoint commit that the store refused: another worker advanced the run ({@code LostRace}) or
+ * this worker's lease is no longer current ({@code Fenced}). Nothing was written, and the {@link
+ * Run} that raised it is stale: resume the run again to continue.
  */
 public final class CommitRefused extends RatchetException {
   private static final long serialVersionUID = 1L;

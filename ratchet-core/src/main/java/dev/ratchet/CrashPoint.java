@@ -9,6 +9,8 @@ public enum CrashPoint {
   BEFORE_PROPOSAL,
   /** The pending intent with its key is durable; the adapter has not been called. */
   AFTER_INTENT_COMMIT,
+  /** The approval that authorises the pending write is consumed and durable; no adapter call. */
+  AFTER_APPROVAL_COMMIT,
   /** Inside the adapter: the external write committed, the answer never reached the runtime. */
   ADAPTER_AFTER_EXTERNAL_COMMIT,
   /** The runtime holds the receipt in memory; it is not yet durable. */

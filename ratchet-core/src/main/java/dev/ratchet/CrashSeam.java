@@ -1,8 +1,8 @@
 package dev.ratchet;
 
 /**
- * Where a test injects a crash (a thrown error in-process, or {@code Runtime.halt} in a child
- * JVM). Production passes {@link #NONE}; there is no global hook.
+ * Where a test injects a crash (a thrown error in-process, or {@code Runtime.halt} in a child JVM).
+ * Production passes {@link #NONE}; there is no global hook.
  */
 @FunctionalInterface
 public interface CrashSeam {

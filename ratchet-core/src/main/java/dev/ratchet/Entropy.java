@@ -1,8 +1,8 @@
 package dev.ratchet;
 
 /**
- * The randomness seam. Idempotency keys (D4), nonces and generated key material come from here
- * and nowhere else, so tests can make every run reproducible from a seed.
+ * The randomness seam. Idempotency keys (D4), nonces and generated key material come from here and
+ * nowhere else, so tests can make every run reproducible from a seed.
  */
 public interface Entropy {
   /** Fills a new array of {@code n} random bytes. */

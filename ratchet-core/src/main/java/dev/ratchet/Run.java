@@ -9,9 +9,9 @@ import dev.ratchet.store.Lease;
 import java.util.List;
 
 /**
- * One run, owned through a lease by this worker. Every method ends in at most one durable,
- * fenced, signed checkpoint commit; refusals are {@link RatchetException}s with stable codes and
- * change nothing; expected outcomes are returned as values.
+ * One run, owned through a lease by this worker. Every method ends in at most one durable, fenced,
+ * signed checkpoint commit; refusals are {@link RatchetException}s with stable codes and change
+ * nothing; expected outcomes are returned as values.
  *
  * <p>Not thread-safe: a run is driven by one thread of the worker that holds its lease.
  */
@@ -59,14 +59,13 @@ public final class Run implements AutoCloseable {
   }
 
   /**
-   * An action for {@code kind} planned against the run's current environment binding, with the
-   * risk the kind requires and a deadline 100 proposals ahead.
+   * An action for {@code kind} planned against the run's current environment binding, with the risk
+   * the kind requires and a deadline 100 proposals ahead.
    */
   public Action action(String actionId, String kind, JsonObject arguments) {
     ActionSpec spec = engine.ctx().specs().get(kind);
     String risk = spec == null ? "control" : spec.risk();
-    List<String> pre =
-        "cancel".equals(kind) ? List.of() : List.of(Action.REVISION_MATCHES);
+    List<String> pre = "cancel".equals(kind) ? List.of() : List.of(Action.REVISION_MATCHES);
     return new Action(
         actionId,
         kind,

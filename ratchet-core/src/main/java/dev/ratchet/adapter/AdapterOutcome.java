@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * What {@link EnvironmentAdapter#execute} returns: the write was performed now, an earlier
- * same-intent write under the same key was found, or the key is bound to a different intent
- * (the receipt returned is the conflicting one; nothing was changed).
+ * same-intent write under the same key was found, or the key is bound to a different intent (the
+ * receipt returned is the conflicting one; nothing was changed).
  */
 public record AdapterOutcome(Kind kind, Receipt receipt) {
   public enum Kind {

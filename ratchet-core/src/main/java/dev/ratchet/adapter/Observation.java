@@ -6,9 +6,9 @@ import dev.ratchet.json.JsonValue;
 import dev.ratchet.json.Text;
 
 /**
- * What an adapter reports about its environment (SPEC D9): which instance, its own revision
- * counter or etag, a digest of the observable state, and the identity it acts as. The checkpoint
- * holds this binding, never a copy of the environment.
+ * What an adapter reports about its environment (SPEC D9): which instance, its own revision counter
+ * or etag, a digest of the observable state, and the identity it acts as. The checkpoint holds this
+ * binding, never a copy of the environment.
  */
 public record Observation(
     String instanceId, long revision, String stateFingerprint, String identity) {
@@ -31,7 +31,8 @@ public record Observation(
   }
 
   public static Observation fromJson(JsonValue value, String path) {
-    Fields f = Fields.exact(value, path, "instance_id", "revision", "state_fingerprint", "identity");
+    Fields f =
+        Fields.exact(value, path, "instance_id", "revision", "state_fingerprint", "identity");
     return new Observation(
         f.text("instance_id"),
         f.integer("revision", 0, Long.MAX_VALUE),

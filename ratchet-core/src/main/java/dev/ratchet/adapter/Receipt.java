@@ -117,7 +117,10 @@ public record Receipt(
   /** SPEC D3: SHA-256 of canonical {@code {idempotency_key, receipt}} over the whole receipt. */
   public String fingerprint() {
     return Canonical.sha256Hex(
-        JsonObject.builder().put("idempotency_key", idempotencyKey).put("receipt", toJson()).build());
+        JsonObject.builder()
+            .put("idempotency_key", idempotencyKey)
+            .put("receipt", toJson())
+            .build());
   }
 
   private static JsonValue nullable(String s) {

@@ -4,9 +4,9 @@ import dev.ratchet.RatchetException;
 import dev.ratchet.json.Text;
 
 /**
- * The path rules of workspace adapters (reference-behaviour §1.3): relative, canonical POSIX
- * form, no {@code .} or {@code ..} segments, no backslash or NUL, at most 200 characters (the
- * effective limit, quirk 17).
+ * The path rules of workspace adapters (reference-behaviour §1.3): relative, canonical POSIX form,
+ * no {@code .} or {@code ..} segments, no backslash or NUL, at most 200 characters (the effective
+ * limit, quirk 17).
  */
 public final class WorkspacePaths {
   public static final int MAX_PATH = Text.MAX_TEXT;

@@ -11,8 +11,8 @@ import dev.ratchet.model.TaskSpec;
 import java.util.List;
 
 /**
- * The contract and authorisation checks of a proposed action (reference-behaviour §1.6, P2 and
- * P5), generalised from the teaching runtime's fixed kinds to the adapter's {@link ActionSpec}s.
+ * The contract and authorisation checks of a proposed action (reference-behaviour §1.6, P2 and P5),
+ * generalised from the teaching runtime's fixed kinds to the adapter's {@link ActionSpec}s.
  */
 final class ActionRules {
   static final String CONTROL_RISK = "control";

@@ -16,9 +16,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Checks signed approvals (SPEC §6, reference-behaviour §2.3.3 and §3.5): trusted approver,
- * valid HMAC, exact bindings, expiry. Approvals arrive through the run's inbox (D12) and are
- * consumed only in a commit of the lease holder.
+ * Checks signed approvals (SPEC §6, reference-behaviour §2.3.3 and §3.5): trusted approver, valid
+ * HMAC, exact bindings, expiry. Approvals arrive through the run's inbox (D12) and are consumed
+ * only in a commit of the lease holder.
  */
 final class Approvals {
   private Approvals() {}

@@ -12,11 +12,11 @@ import dev.ratchet.model.RunState;
 import dev.ratchet.sign.KeyRing;
 
 /**
- * The checkpoint envelope (SPEC D5): {@code {schema_version, key_id, generation, payload,
- * checksum, hmac}}. The checksum is a plain SHA-256 of the canonical payload and only detects
- * accidents; the HMAC covers the canonical envelope without the {@code hmac} member, so the
- * generation and key id are authenticated too. Decoding checks, in order: shape, schema, key id
- * trusted, checksum, HMAC, payload — every failure is {@code CHECKPOINT}.
+ * The checkpoint envelope (SPEC D5): {@code {schema_version, key_id, generation, payload, checksum,
+ * hmac}}. The checksum is a plain SHA-256 of the canonical payload and only detects accidents; the
+ * HMAC covers the canonical envelope without the {@code hmac} member, so the generation and key id
+ * are authenticated too. Decoding checks, in order: shape, schema, key id trusted, checksum, HMAC,
+ * payload — every failure is {@code CHECKPOINT}.
  */
 public final class CheckpointCodec {
   static final String[] ENVELOPE_KEYS = {

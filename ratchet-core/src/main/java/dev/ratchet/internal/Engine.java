@@ -3,12 +3,16 @@ package dev.ratchet.internal;
 import dev.ratchet.CommitRefused;
 import dev.ratchet.CrashPoint;
 import dev.ratchet.ErrorCode;
+import dev.ratchet.Proposal;
 import dev.ratchet.RatchetException;
+import dev.ratchet.StepOutcome;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Action;
 import dev.ratchet.model.Phase;
+import dev.ratchet.model.PhaseTransitions;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TraceEvent;
 import dev.ratchet.store.CommitRequest;
@@ -17,19 +21,16 @@ import dev.ratchet.store.Lease;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.RunScope;
 import dev.ratchet.store.StoredRecord;
-import dev.ratchet.Proposal;
-import dev.ratchet.StepOutcome;
-import dev.ratchet.model.Action;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * One run's state machine bound to its store, lease and adapter. Every operation works on a copy
- * of the committed state and ends in exactly one commit: validate the new state, sign it, check
- * the lease, then compare-and-set the generation with the records it appends. A refused commit
- * leaves the committed state untouched and makes the engine stale: it must be resumed again.
+ * One run's state machine bound to its store, lease and adapter. Every operation works on a copy of
+ * the committed state and ends in exactly one commit: validate the new state, sign it, check the
+ * lease, then compare-and-set the generation with the records it appends. A refused commit leaves
+ * the committed state untouched and makes the engine stale: it must be resumed again.
  *
  * <p>Not thread-safe: one engine is driven by one worker thread, as one lease implies.
  */
@@ -111,7 +112,10 @@ public final class Engine {
     final RunState.Builder b = state.toBuilder();
     final Journal j = new Journal(state.sets());
 
+    String lastOutcome;
+
     TraceEvent trace(String actionId, String kind, String outcome, JsonObject detail) {
+      lastOutcome = outcome;
       return j.trace(
           ctx.nowMs(), b.usage.proposals(), actionId, kind, outcome, b.binding.revision(), detail);
     }
@@ -120,7 +124,8 @@ public final class Engine {
   Op begin() {
     if (stale) {
       throw new RatchetException(
-          ErrorCode.FENCED, "this run handle is stale (a commit was refused): resume the run again");
+          ErrorCode.FENCED,
+          "this run handle is stale (a commit was refused): resume the run again");
     }
     return new Op();
   }
@@ -130,11 +135,26 @@ public final class Engine {
     op.b.sets.putAll(op.j.heads());
     RunState next = op.b.build();
     Invariants.check(ctx, next);
+    if (next.phase() != state.phase()) {
+      String outcome = op.lastOutcome;
+      if (PhaseTransitions.find(state.phase(), next.phase(), outcome).isEmpty()) {
+        throw new RatchetException(
+            ErrorCode.INTERNAL,
+            "phase change "
+                + state.phase()
+                + " -> "
+                + next.phase()
+                + " ("
+                + outcome
+                + ") is not in the table");
+      }
+    }
     String text = CheckpointCodec.encode(next, generation + 1, ctx.keys());
     checkLease();
     CommitResult result =
         ctx.store()
-            .commit(new CommitRequest(scope(next), generation, lease.fence(), text, op.j.records()));
+            .commit(
+                new CommitRequest(scope(next), generation, lease.fence(), text, op.j.records()));
     if (result instanceof CommitResult.Committed c) {
       generation = c.generation();
       state = next;
@@ -151,8 +171,7 @@ public final class Engine {
               + ", not "
               + generation);
     }
-    throw new CommitRefused(
-        result, "commit fenced: " + ((CommitResult.Fenced) result).reason());
+    throw new CommitRefused(result, "commit fenced: " + ((CommitResult.Fenced) result).reason());
   }
 
   RunScope scope(RunState s) {

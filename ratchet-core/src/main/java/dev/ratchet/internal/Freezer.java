@@ -21,12 +21,7 @@ final class Freezer {
       Engine engine, Engine.Op op, PendingIntent p, Receipt observed, Observation live) {
     ReviewCase c =
         new ReviewCase(
-            caseId(op),
-            ReviewCase.RECEIPT_CONFLICT,
-            p,
-            observed,
-            observed.fingerprint(),
-            live);
+            caseId(op), ReviewCase.RECEIPT_CONFLICT, p, observed, observed.fingerprint(), live);
     JsonObject detail =
         JsonObject.builder()
             .put("error_code", ErrorCode.IDEMPOTENCY_CONFLICT.name())
@@ -75,7 +70,11 @@ final class Freezer {
     op.b.verified = null;
     String actionId = c.pending() == null ? null : c.pending().action().actionId();
     String kind = c.pending() == null ? null : c.pending().action().kind();
-    op.trace(actionId, kind, outcome, detail.with("case_id", new dev.ratchet.json.JsonString(c.caseId())));
+    op.trace(
+        actionId,
+        kind,
+        outcome,
+        detail.with("case_id", new dev.ratchet.json.JsonString(c.caseId())));
     engine.commit(op);
     return new StepOutcome(StepOutcome.Kind.FROZEN, actionId, detail, c.observedReceipt(), c);
   }

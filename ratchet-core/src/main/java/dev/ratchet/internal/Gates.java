@@ -17,7 +17,9 @@ final class Gates {
     if (op.b.phase == Phase.NEEDS_REVIEW) {
       throw new RatchetException(
           ErrorCode.REVIEW_REQUIRED,
-          "run is frozen in needs_review (" + op.b.stopReason + "): a signed reviewer decision is required");
+          "run is frozen in needs_review ("
+              + op.b.stopReason
+              + "): a signed reviewer decision is required");
     }
     if (op.b.phase.terminal()) {
       throw new RatchetException(

@@ -36,7 +36,11 @@ final class PendingExecutor {
     Observation live = engine.observe();
     if (!live.equals(p.preState())) {
       Engine.Op op = engine.begin();
-      op.trace(actionId, p.action().kind(), "stale_observation", Outcomes.error(ErrorCode.STALE_OBSERVATION));
+      op.trace(
+          actionId,
+          p.action().kind(),
+          "stale_observation",
+          Outcomes.error(ErrorCode.STALE_OBSERVATION));
       op.b.pending = null;
       op.b.binding = live;
       engine.budgetClose(op);
@@ -51,13 +55,18 @@ final class PendingExecutor {
     engine.checkLease();
     AdapterOutcome out =
         ctx.adapter()
-            .execute(ActionRules.intent(ctx, p.action()), p.key(), engine.lease().fence(), binding(p));
+            .execute(
+                ActionRules.intent(ctx, p.action()), p.key(), engine.lease().fence(), binding(p));
     if (out.kind() == AdapterOutcome.Kind.CONFLICT) {
       return Freezer.receiptConflict(engine, op, p, out.receipt(), live);
     }
     engine.crash(CrashPoint.BEFORE_RECEIPT_COMMIT);
     boolean replayed = out.kind() == AdapterOutcome.Kind.REPLAYED;
-    return complete(op, p, out.receipt(), replayed ? "replayed" : "executed",
+    return complete(
+        op,
+        p,
+        out.receipt(),
+        replayed ? "replayed" : "executed",
         replayed ? StepOutcome.Kind.REPLAYED : StepOutcome.Kind.EXECUTED);
   }
 
@@ -115,12 +124,19 @@ final class PendingExecutor {
     op.b.pending = null;
     op.b.binding =
         new Observation(
-            p.preState().instanceId(), r.revisionAfter(), r.fingerprintAfter(), p.preState().identity());
+            p.preState().instanceId(),
+            r.revisionAfter(),
+            r.fingerprintAfter(),
+            p.preState().identity());
     op.b.cursor += 1;
     if (r.result().get("cost").orElse(null) instanceof JsonInt c && c.value() > 0) {
       op.b.usage = op.b.usage.withCost(op.b.usage.cost() + c.value());
     }
-    op.trace(p.action().actionId(), p.action().kind(), outcome, Outcomes.receiptDetail(r, kind != StepOutcome.Kind.EXECUTED));
+    op.trace(
+        p.action().actionId(),
+        p.action().kind(),
+        outcome,
+        Outcomes.receiptDetail(r, kind != StepOutcome.Kind.EXECUTED));
     engine.budgetClose(op);
     engine.commit(op);
     engine.crash(CrashPoint.AFTER_RECEIPT_COMMIT);
@@ -140,14 +156,23 @@ final class PendingExecutor {
     if (p.approval() != null) {
       try {
         Approval a = Approvals.authenticate(ctx, p.approval());
-        Approvals.checkBinding(ctx, engine.state(), a, p.action(), p.intentDigest(), p.preState(), op.b.usage.proposals(), true);
+        Approvals.checkBinding(
+            ctx,
+            engine.state(),
+            a,
+            p.action(),
+            p.intentDigest(),
+            p.preState(),
+            op.b.usage.proposals(),
+            true);
         return p;
       } catch (RatchetException stale) {
         // Expired or no longer valid: look for a fresh approval below.
       }
     }
     List<String> refusals = Approvals.newRefusals();
-    SignedEnvelope fresh = Approvals.findValid(engine, op, p.action(), p.intentDigest(), p.preState(), refusals);
+    SignedEnvelope fresh =
+        Approvals.findValid(engine, op, p.action(), p.intentDigest(), p.preState(), refusals);
     if (fresh == null) {
       op.trace(
           p.action().actionId(),
@@ -181,6 +206,7 @@ final class PendingExecutor {
     PendingIntent approved = p.withApproval(fresh);
     op.b.pending = approved;
     engine.commit(op);
+    engine.crash(CrashPoint.AFTER_APPROVAL_COMMIT);
     return approved;
   }
 

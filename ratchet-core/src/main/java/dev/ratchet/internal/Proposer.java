@@ -57,7 +57,9 @@ final class Proposer {
   private Proposal guarded(Engine.Op op, Action action) {
     if (op.b.pending != null) {
       throw RatchetException.contract(
-          "an intent is pending (" + op.b.pending.action().actionId() + "): execute or reconcile it first");
+          "an intent is pending ("
+              + op.b.pending.action().actionId()
+              + "): execute or reconcile it first");
     }
     if (engine.has(op, RecordSet.ACTION_IDS, action.actionId())) {
       throw RatchetException.contract(

@@ -15,8 +15,8 @@ import dev.ratchet.model.VerifiedEvidence;
 import dev.ratchet.store.RecordSet;
 
 /**
- * Executes a READY action (reference-behaviour §2.3.5): reads, verifications, finish and cancel.
- * A step is consumed first; a failure inside is traced as {@code execution_error}, committed, and
+ * Executes a READY action (reference-behaviour §2.3.5): reads, verifications, finish and cancel. A
+ * step is consumed first; a failure inside is traced as {@code execution_error}, committed, and
  * re-raised with the step kept.
  */
 final class ReadyExecutor {
@@ -58,8 +58,7 @@ final class ReadyExecutor {
       String reason = ((dev.ratchet.json.JsonString) a.arguments().get("reason").get()).value();
       op.b.phase = Phase.CANCELLED;
       op.b.stopReason = reason;
-      JsonObject r =
-          JsonObject.builder().put("phase", "cancelled").put("reason", reason).build();
+      JsonObject r = JsonObject.builder().put("phase", "cancelled").put("reason", reason).build();
       op.trace(a.actionId(), a.kind(), "cancelled", r);
       return r;
     }
@@ -78,7 +77,8 @@ final class ReadyExecutor {
 
   private JsonObject verify(Engine.Op op, Action a) {
     Verification v =
-        ctx.adapter().verify(a.kind(), a.arguments(), ctx.task().verifier(), engine.lease().fence());
+        ctx.adapter()
+            .verify(a.kind(), a.arguments(), ctx.task().verifier(), engine.lease().fence());
     JsonObject detail =
         JsonObject.builder()
             .put("passed", v.passed())

@@ -5,10 +5,10 @@ import dev.ratchet.model.Approval;
 import dev.ratchet.model.PendingIntent;
 
 /**
- * What a receipt must prove before the runtime accepts it for a pending write (SPEC §6, issue
- * "real adapters"): it is the adapter's, for this key, intent and run, taken from the pre-state,
- * and — when policy needs approval — it names the approval the run consumed and was committed
- * before that approval expired. A receipt that fails any of these goes to human review.
+ * What a receipt must prove before the runtime accepts it for a pending write (SPEC §6, issue "real
+ * adapters"): it is the adapter's, for this key, intent and run, taken from the pre-state, and —
+ * when policy needs approval — it names the approval the run consumed and was committed before that
+ * approval expired. A receipt that fails any of these goes to human review.
  */
 final class ReceiptBinding {
   private ReceiptBinding() {}

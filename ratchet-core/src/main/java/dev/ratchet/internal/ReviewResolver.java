@@ -20,11 +20,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Resolves an open review case with a signed reviewer decision from the inbox (SPEC §8, D12,
- * D13; reference-behaviour §2.3.8). The adapter's receipt is re-read and must be unchanged; every
+ * Resolves an open review case with a signed reviewer decision from the inbox (SPEC §8, D12, D13;
+ * reference-behaviour §2.3.8). The adapter's receipt is re-read and must be unchanged; every
  * refusal leaves the run frozen and unchanged. {@code replan} quarantines the old key, seals the
- * case and the decision into the trace and returns to running on a fresh observation; {@code
- * abort} ends the run failed with all evidence kept.
+ * case and the decision into the trace and returns to running on a fresh observation; {@code abort}
+ * ends the run failed with all evidence kept.
  */
 final class ReviewResolver {
   private final Engine engine;
@@ -63,8 +63,7 @@ final class ReviewResolver {
             + (refusals.isEmpty() ? " (none delivered)" : ": " + String.join("; ", refusals)));
   }
 
-  private ReviewDecision check(
-      Engine.Op op, ReviewCase c, SignedEnvelope env, String inboxNonce) {
+  private ReviewDecision check(Engine.Op op, ReviewCase c, SignedEnvelope env, String inboxNonce) {
     ReviewDecision d = ReviewDecision.fromJson(env.payload(), "decision.payload");
     ctx.reviewers().verify(d.reviewerId(), Canonical.bytes(env.payload()), env.hmacSha256());
     same("task_id", d.taskId(), engine.state().taskId());
@@ -98,7 +97,10 @@ final class ReviewResolver {
     } else {
       same("observed_intent_digest", d.observedIntentDigest(), null);
     }
-    same("observed_receipt_fingerprint", d.observedReceiptFingerprint(), c.observedReceiptFingerprint());
+    same(
+        "observed_receipt_fingerprint",
+        d.observedReceiptFingerprint(),
+        c.observedReceiptFingerprint());
     Observation live = engine.observe();
     same("environment_instance_id", d.environmentInstanceId(), live.instanceId());
     if (d.environmentRevision() != live.revision()) {

@@ -19,10 +19,10 @@ import java.util.Optional;
 
 /**
  * Starting and recovering runs. Recovery (SPEC §4, §9) is fail-closed and checks, in order: the
- * store answers; the envelope, key id, checksum, HMAC and schema; the task and policy
- * fingerprints against the supplied task; the generation equals the mark; the set counts and
- * heads equal the signed ones; the cross-state invariants; the environment instance; then it
- * re-observes the environment and reconciles the crash window of a pending write.
+ * store answers; the envelope, key id, checksum, HMAC and schema; the task and policy fingerprints
+ * against the supplied task; the generation equals the mark; the set counts and heads equal the
+ * signed ones; the cross-state invariants; the environment instance; then it re-observes the
+ * environment and reconciles the crash window of a pending write.
  */
 public final class Runs {
   private Runs() {}

@@ -1,8 +1,10 @@
 package dev.ratchet.json;
 
+import dev.ratchet.RatchetException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 
 /** RFC 8785 canonical JSON (SPEC D16): the only byte form Ratchet hashes or signs. */
@@ -16,7 +18,83 @@ public final class Canonical {
 
   /** The canonical text of {@code value}. */
   public static String string(JsonValue value) {
-    throw new UnsupportedOperationException("TODO");
+    StringBuilder out = new StringBuilder(128);
+    write(value, out);
+    return out.toString();
+  }
+
+  private static void write(JsonValue value, StringBuilder out) {
+    if (value instanceof JsonObject o) {
+      writeObject(o, out);
+    } else if (value instanceof JsonArray a) {
+      out.append('[');
+      for (int i = 0; i < a.size(); i++) {
+        if (i > 0) {
+          out.append(',');
+        }
+        write(a.get(i), out);
+      }
+      out.append(']');
+    } else if (value instanceof JsonString s) {
+      writeString(s.value(), out);
+    } else if (value instanceof JsonInt i) {
+      out.append(i.value());
+    } else if (value instanceof JsonDecimal d) {
+      out.append(EcmaNumber.format(d.value()));
+    } else if (value instanceof JsonBool b) {
+      out.append(b.value());
+    } else {
+      out.append("null");
+    }
+  }
+
+  private static void writeObject(JsonObject o, StringBuilder out) {
+    // RFC 8785 §3.2.3: keys sorted by UTF-16 code units, which is String.compareTo.
+    String[] keys = o.members().keySet().toArray(new String[0]);
+    Arrays.sort(keys);
+    out.append('{');
+    for (int i = 0; i < keys.length; i++) {
+      if (i > 0) {
+        out.append(',');
+      }
+      writeString(keys[i], out);
+      out.append(':');
+      write(o.members().get(keys[i]), out);
+    }
+    out.append('}');
+  }
+
+  private static void writeString(String s, StringBuilder out) {
+    out.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\b' -> out.append("\\b");
+        case '\f' -> out.append("\\f");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else if (Character.isSurrogate(c)) {
+            if (Character.isHighSurrogate(c)
+                && i + 1 < s.length()
+                && Character.isLowSurrogate(s.charAt(i + 1))) {
+              out.append(c).append(s.charAt(++i));
+            } else {
+              throw RatchetException.contract(
+                  "canonical JSON: string contains a lone surrogate at index " + i);
+            }
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    out.append('"');
   }
 
   /** Lowercase hex SHA-256 of the canonical bytes of {@code value}. */

@@ -8,9 +8,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Strict reading of one JSON object into a record: the object must have exactly the declared
- * keys, and each accessor refuses wrong types and coercions ("1", 1.0 or true for 1). Every
- * refusal is a {@code CONTRACT} error whose message starts with the field's path.
+ * Strict reading of one JSON object into a record: the object must have exactly the declared keys,
+ * and each accessor refuses wrong types and coercions ("1", 1.0 or true for 1). Every refusal is a
+ * {@code CONTRACT} error whose message starts with the field's path.
  */
 public final class Fields {
   private final JsonObject object;
@@ -144,7 +144,8 @@ public final class Fields {
       }
       String v = Text.require(p, s.value());
       if (allowed != null && !allowed.contains(v)) {
-        throw RatchetException.contract(p + ": '" + v + "' is not one of " + new TreeSet<>(allowed));
+        throw RatchetException.contract(
+            p + ": '" + v + "' is not one of " + new TreeSet<>(allowed));
       }
       if (!seen.add(v)) {
         throw RatchetException.contract(p + ": duplicate item '" + v + "'");

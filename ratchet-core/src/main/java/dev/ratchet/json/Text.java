@@ -27,8 +27,7 @@ public final class Text {
       throw RatchetException.contract(field + ": must not be empty or blank");
     }
     if (value.codePointCount(0, value.length()) > maxCodePoints) {
-      throw RatchetException.contract(
-          field + ": must be at most " + maxCodePoints + " characters");
+      throw RatchetException.contract(field + ": must be at most " + maxCodePoints + " characters");
     }
     return value;
   }

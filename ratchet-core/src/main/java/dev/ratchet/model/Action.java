@@ -55,7 +55,9 @@ public record Action(
         .put("action_id", actionId)
         .put("kind", kind)
         .put("arguments", arguments)
-        .put("idempotency_key", idempotencyKey == null ? JsonNull.INSTANCE : new JsonString(idempotencyKey))
+        .put(
+            "idempotency_key",
+            idempotencyKey == null ? JsonNull.INSTANCE : new JsonString(idempotencyKey))
         .put("environment_revision", environmentRevision)
         .put(
             "preconditions",

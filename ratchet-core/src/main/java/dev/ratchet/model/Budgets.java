@@ -5,9 +5,9 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
 
 /**
- * Budget caps of a task (configuration, SPEC D6: up to 10^6 steps). Wall time runs on the
- * injected clock from the run's start, downtime included; cost is in integer units the task
- * defines (for example micro-dollars).
+ * Budget caps of a task (configuration, SPEC D6: up to 10^6 steps). Wall time runs on the injected
+ * clock from the run's start, downtime included; cost is in integer units the task defines (for
+ * example micro-dollars).
  */
 public record Budgets(long maxProposals, long maxSteps, long maxWallTimeMs, long maxCost) {
   public static final long MAX_STEPS_CAP = 1_000_000;

@@ -9,9 +9,9 @@ import dev.ratchet.json.Text;
 import java.util.Objects;
 
 /**
- * A write accepted but not yet confirmed (SPEC §2, §7): the action with its minted idempotency
- * key, the intent digest, the environment it was accepted against, and — once consumed — the
- * complete signed approval. It is durably committed before the adapter is ever called.
+ * A write accepted but not yet confirmed (SPEC §2, §7): the action with its minted idempotency key,
+ * the intent digest, the environment it was accepted against, and — once consumed — the complete
+ * signed approval. It is durably committed before the adapter is ever called.
  */
 public record PendingIntent(
     Action action, String intentDigest, Observation preState, SignedEnvelope approval) {

@@ -14,9 +14,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The run's whole control state: the payload of every checkpoint (SPEC §2). It is bounded (D6):
- * the growing sets live in the store and appear here only as their signed count and chain head.
- * It never holds a key.
+ * The run's whole control state: the payload of every checkpoint (SPEC §2). It is bounded (D6): the
+ * growing sets live in the store and appear here only as their signed count and chain head. It
+ * never holds a key.
  *
  * @param binding the last environment observation the run accepted
  * @param cursor the number of actions completed so far (the plan cursor)

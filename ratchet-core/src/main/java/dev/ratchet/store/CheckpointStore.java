@@ -19,8 +19,8 @@ public interface CheckpointStore extends AutoCloseable {
   /**
    * Compare-and-set: writes the checkpoint and records and advances the mark from {@code
    * expectedGeneration} to {@code expectedGeneration + 1}, if and only if the mark still equals
-   * {@code expectedGeneration} (0 = the run does not exist yet), the fence is the current
-   * unexpired lease of the run, and the mark's environment instance equals the scope's.
+   * {@code expectedGeneration} (0 = the run does not exist yet), the fence is the current unexpired
+   * lease of the run, and the mark's environment instance equals the scope's.
    */
   CommitResult commit(CommitRequest request);
 

@@ -1,8 +1,8 @@
 package dev.ratchet.store;
 
 /**
- * The expected outcomes of {@link CheckpointStore#commit}: returned, never thrown, because a
- * worker must branch on them.
+ * The expected outcomes of {@link CheckpointStore#commit}: returned, never thrown, because a worker
+ * must branch on them.
  */
 public sealed interface CommitResult {
   enum Kind {
@@ -29,7 +29,9 @@ public sealed interface CommitResult {
     }
   }
 
-  /** The fence is not the current unexpired lease, or the scope's instance differs; nothing written. */
+  /**
+   * The fence is not the current unexpired lease, or the scope's instance differs; nothing written.
+   */
   record Fenced(String reason) implements CommitResult {
     @Override
     public Kind kind() {

@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * A signed operator decision waiting for the lease holder (SPEC D12): an approval, a refreshed
- * approval or a reviewer decision. Operators only deliver; the worker that holds the lease
- * consumes the item by committing its nonce into {@link RecordSet#NONCES}.
+ * approval or a reviewer decision. Operators only deliver; the worker that holds the lease consumes
+ * the item by committing its nonce into {@link RecordSet#NONCES}.
  */
 public record InboxItem(String nonce, Kind kind, String envelope) {
   public enum Kind {

@@ -4,7 +4,9 @@ import dev.ratchet.json.Text;
 import java.time.Instant;
 import java.util.Objects;
 
-/** Ownership of a run (SPEC §5, D8); {@link #fence()} is what every commit and adapter call carries. */
+/**
+ * Ownership of a run (SPEC §5, D8); {@link #fence()} is what every commit and adapter call carries.
+ */
 public record Lease(String runId, String owner, long version, Instant expiresAt) {
   public Lease {
     Text.require("run_id", runId);

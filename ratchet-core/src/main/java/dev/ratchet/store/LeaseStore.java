@@ -6,14 +6,17 @@ import java.util.Optional;
 /**
  * Durable run ownership (SPEC D8). The store judges expiry on its own clock: PostgreSQL on the
  * database clock, SQLite and memory on the injected {@code InstantSource}. Every successful
- * acquisition or take-over increments the lease version, so an older holder's fence is refused
- * from then on.
+ * acquisition or take-over increments the lease version, so an older holder's fence is refused from
+ * then on.
  *
  * <p>Thread-safe; every method that changes a lease returns once the change is durable.
  */
 public interface LeaseStore {
 
-  /** Grants the lease if the run has no holder: never leased, or released. Never steals an expired lease. */
+  /**
+   * Grants the lease if the run has no holder: never leased, or released. Never steals an expired
+   * lease.
+   */
   Optional<Lease> acquire(String runId, String owner, Duration ttl);
 
   /**

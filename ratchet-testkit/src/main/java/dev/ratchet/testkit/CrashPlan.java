@@ -3,39 +3,41 @@ package dev.ratchet.testkit;
 import dev.ratchet.CrashPoint;
 import dev.ratchet.CrashSeam;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * A {@link CrashSeam} that crashes the {@code n}-th time a chosen point is reached, and counts
- * every point reached, so a crash matrix can prove each point was injected.
+ * A {@link CrashSeam} a test arms for one point: the next arrival there throws {@link
+ * SimulatedCrash}. It counts every point reached and remembers which ones fired, so a crash matrix
+ * can prove each point was injected.
  */
 public final class CrashPlan implements CrashSeam {
-  private final CrashPoint point;
-  private final int occurrence;
   private final Map<CrashPoint, Integer> reached = new EnumMap<>(CrashPoint.class);
-  private boolean fired;
+  private final Set<CrashPoint> fired = EnumSet.noneOf(CrashPoint.class);
+  private CrashPoint armed;
 
-  /** Crashes at the {@code occurrence}-th (1-based) arrival at {@code point}; null = never. */
-  public CrashPlan(CrashPoint point, int occurrence) {
-    this.point = point;
-    this.occurrence = occurrence;
+  /** The next arrival at {@code point} crashes; replaces any armed point. */
+  public synchronized void arm(CrashPoint point) {
+    armed = point;
   }
 
-  public static CrashPlan never() {
-    return new CrashPlan(null, 0);
+  public synchronized void disarm() {
+    armed = null;
   }
 
   @Override
   public synchronized void reached(CrashPoint p) {
-    int n = reached.merge(p, 1, Integer::sum);
-    if (!fired && p == point && n == occurrence) {
-      fired = true;
+    reached.merge(p, 1, Integer::sum);
+    if (p == armed) {
+      armed = null;
+      fired.add(p);
       throw new SimulatedCrash(p);
     }
   }
 
-  public synchronized boolean fired() {
-    return fired;
+  public synchronized Set<CrashPoint> fired() {
+    return Set.copyOf(fired);
   }
 
   public synchronized int count(CrashPoint p) {

@@ -31,10 +31,10 @@ import java.util.TreeMap;
 
 /**
  * The teaching runtime's in-memory workspace, as a real {@link EnvironmentAdapter}: files, a
- * revision bumped by every committed write, authoritative receipts owned by the adapter, fencing
- * by lease version, approval expiry enforced on its own clock, and an effect ledger (D18) that
- * counts every time a write actually took effect. {@code append_file} is not naturally idempotent,
- * so a duplicate execution shows in the file content and in the ledger.
+ * revision bumped by every committed write, authoritative receipts owned by the adapter, fencing by
+ * lease version, approval expiry enforced on its own clock, and an effect ledger (D18) that counts
+ * every time a write actually took effect. {@code append_file} is not naturally idempotent, so a
+ * duplicate execution shows in the file content and in the ledger.
  *
  * <p>Thread-safe (one lock). The crash seam fires {@link CrashPoint#ADAPTER_AFTER_EXTERNAL_COMMIT}
  * after a write committed and before the answer returns.
@@ -80,7 +80,8 @@ public final class InMemoryWorkspace implements EnvironmentAdapter {
             ActionClass.READ,
             "workspace.read",
             "read_only",
-            (a, p) -> WorkspacePaths.require(p + ".path", Fields.exact(a, p, "path").string("path")),
+            (a, p) ->
+                WorkspacePaths.require(p + ".path", Fields.exact(a, p, "path").string("path")),
             InMemoryWorkspace::pathOf),
         ActionSpec.of(
             "write_file",
@@ -153,7 +154,9 @@ public final class InMemoryWorkspace implements EnvironmentAdapter {
     String content = ((JsonString) intent.arguments().get("content").get()).value();
     long before = revision;
     String fpBefore = fingerprint();
-    files.put(path, "append_file".equals(intent.kind()) ? files.getOrDefault(path, "") + content : content);
+    files.put(
+        path,
+        "append_file".equals(intent.kind()) ? files.getOrDefault(path, "") + content : content);
     revision++;
     ledger.add(key);
     Receipt r =
@@ -209,7 +212,8 @@ public final class InMemoryWorkspace implements EnvironmentAdapter {
   @Override
   public synchronized Verification verify(
       String kind, JsonObject arguments, JsonObject verifier, Fence fence) {
-    JsonObject expected = Fields.exact(verifier, "verifier", "expected_files").obj("expected_files");
+    JsonObject expected =
+        Fields.exact(verifier, "verifier", "expected_files").obj("expected_files");
     List<JsonValue> mismatches = new ArrayList<>();
     for (Map.Entry<String, JsonValue> e : expected.members().entrySet()) {
       String want = ((JsonString) e.getValue()).value();

@@ -1,70 +1,28 @@
 package dev.ratchet.testkit;
 
-import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.AdapterOutcome;
 import dev.ratchet.adapter.ApprovalBinding;
 import dev.ratchet.adapter.EnvironmentAdapter;
-import dev.ratchet.adapter.Observation;
-import dev.ratchet.adapter.Receipt;
-import dev.ratchet.adapter.Verification;
 import dev.ratchet.adapter.WriteIntent;
-import dev.ratchet.json.JsonObject;
 import dev.ratchet.store.Fence;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The canary of every exactly-once check (SPEC D18): passes each write to the real adapter under a
- * changed idempotency key, as a buggy client that mints a new key per attempt would. A check
- * that still passes with this decorator in place proves nothing.
+ * changed idempotency key, as a client that mints a new key per attempt would. The runtime never
+ * re-executes a write it holds a key for (it looks the receipt up instead), so the canary changes
+ * every key, not only retried ones. A check that still passes with it in place proves nothing.
  */
-public final class KeyChangingAdapter implements EnvironmentAdapter {
-  private final EnvironmentAdapter delegate;
+public final class KeyChangingAdapter extends ForwardingAdapter {
   private final AtomicInteger attempts = new AtomicInteger();
 
   public KeyChangingAdapter(EnvironmentAdapter delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   @Override
   public AdapterOutcome execute(
       WriteIntent intent, String key, Fence fence, ApprovalBinding approval) {
     return delegate.execute(intent, key + "~" + attempts.incrementAndGet(), fence, approval);
-  }
-
-  @Override
-  public String namespace() {
-    return delegate.namespace();
-  }
-
-  @Override
-  public int adapterVersion() {
-    return delegate.adapterVersion();
-  }
-
-  @Override
-  public List<ActionSpec> actionSpecs() {
-    return delegate.actionSpecs();
-  }
-
-  @Override
-  public Observation observe() {
-    return delegate.observe();
-  }
-
-  @Override
-  public Optional<Receipt> lookup(String key) {
-    return delegate.lookup(key);
-  }
-
-  @Override
-  public JsonObject read(String kind, JsonObject arguments, Fence fence) {
-    return delegate.read(kind, arguments, fence);
-  }
-
-  @Override
-  public Verification verify(String kind, JsonObject arguments, JsonObject verifier, Fence fence) {
-    return delegate.verify(kind, arguments, verifier, fence);
   }
 }

@@ -4,8 +4,8 @@ import dev.ratchet.Entropy;
 import java.util.Random;
 
 /**
- * Reproducible randomness for tests: every key, nonce and idempotency key of a run follows from
- * the seed, so a failing test reproduces with its printed seed. Never for production use.
+ * Reproducible randomness for tests: every key, nonce and idempotency key of a run follows from the
+ * seed, so a failing test reproduces with its printed seed. Never for production use.
  */
 public final class SeededEntropy implements Entropy {
   private final Random random;

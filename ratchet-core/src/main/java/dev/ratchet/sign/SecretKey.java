@@ -1,0 +1,72 @@
+package dev.ratchet.sign;
+
+import dev.ratchet.ErrorCode;
+import dev.ratchet.json.Text;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * An HMAC key with its public id (SPEC D15). The material never leaves this object except into a
+ * {@link javax.crypto.Mac}: {@link #toString()} shows the id only, and there is no accessor for the
+ * bytes. {@code failure} is the error code a verification failure under this key reports ({@code
+ * CHECKPOINT} for checkpoint keys, {@code APPROVAL} for approver and reviewer keys).
+ */
+public final class SecretKey {
+  /** SPEC D15: at least 256 bits of key material. */
+  public static final int MIN_BYTES = 32;
+
+  private final String id;
+  private final byte[] material;
+  private final ErrorCode failure;
+
+  private SecretKey(String id, byte[] material, ErrorCode failure) {
+    this.id = Text.require("key_id", id);
+    this.failure = Objects.requireNonNull(failure, "failure");
+    if (material == null || material.length < MIN_BYTES) {
+      throw dev.ratchet.RatchetException.contract(
+          "key '" + id + "': key material must be at least " + MIN_BYTES + " bytes");
+    }
+    this.material = material.clone();
+  }
+
+  public static SecretKey of(String id, byte[] material, ErrorCode failure) {
+    return new SecretKey(id, material, failure);
+  }
+
+  /** A checkpoint-signing key: failures under it are {@code CHECKPOINT}. */
+  public static SecretKey checkpoint(String id, byte[] material) {
+    return new SecretKey(id, material, ErrorCode.CHECKPOINT);
+  }
+
+  /** An approver or reviewer key: failures under it are {@code APPROVAL}. */
+  public static SecretKey approval(String id, byte[] material) {
+    return new SecretKey(id, material, ErrorCode.APPROVAL);
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public int length() {
+    return material.length;
+  }
+
+  ErrorCode failure() {
+    return failure;
+  }
+
+  /** A copy of the material, for {@link Hmac} only. */
+  byte[] material() {
+    return material.clone();
+  }
+
+  /** Zeroes the material; later use fails. */
+  void destroy() {
+    Arrays.fill(material, (byte) 0);
+  }
+
+  @Override
+  public String toString() {
+    return "SecretKey[id=" + id + "]";
+  }
+}

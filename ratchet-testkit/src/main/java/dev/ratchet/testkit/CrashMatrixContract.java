@@ -1,0 +1,188 @@
+package dev.ratchet.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratchet.CrashPoint;
+import dev.ratchet.Proposal;
+import dev.ratchet.Run;
+import dev.ratchet.StepOutcome;
+import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Approval;
+import dev.ratchet.model.Phase;
+import dev.ratchet.model.TaskSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The crash matrix (SPEC §11, D10, D18): every {@link CrashPoint} × every write of a three-write
+ * scenario × {no approval, approval required, approval expired by recovery}. Each cell crashes for
+ * real at its point (the runtime object is abandoned, its lease is never released), recovers in a
+ * fresh runtime object from the store alone, and drives the run to completion. Every write's effect
+ * count in the workspace's own ledger must be exactly 1, the appended file must show each append
+ * once, and the run must complete verified. Subclasses supply the store.
+ */
+public abstract class CrashMatrixContract {
+  static final List<JsonObject> WRITES =
+      List.of(
+          write("app.py", RuntimeFixture.FIXED),
+          write("log.txt", "first\n"),
+          write("log.txt", "second\n"));
+  static final List<String> WRITE_KINDS = List.of("write_file", "append_file", "append_file");
+
+  /** A fresh fixture whose store is the one under test. */
+  protected abstract RuntimeFixture fixture(long seed);
+
+  /** The crash points this store can reach (a single-database store has no split window). */
+  protected Set<CrashPoint> points() {
+    return EnumSet.complementOf(EnumSet.of(CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK));
+  }
+
+  enum Approvals {
+    NONE,
+    REQUIRED,
+    EXPIRED
+  }
+
+  /** What one cell saw; {@code problems} is empty when every check held. */
+  public record Cell(String name, boolean crashed, List<String> problems) {}
+
+  @Test
+  @Rules({"R4.7-crash-matrix", "R4.2-recovery", "R2.3.7-reconcile", "R2.3.7-execute-once"})
+  void everyCrashPointInEveryWriteRecoversWithEachEffectExactlyOnce() {
+    List<String> failures = new ArrayList<>();
+    Set<CrashPoint> injected = EnumSet.noneOf(CrashPoint.class);
+    long seed = 1000;
+    for (CrashPoint point : points()) {
+      for (int write = 0; write < WRITES.size(); write++) {
+        for (Approvals mode : Approvals.values()) {
+          if (point == CrashPoint.AFTER_APPROVAL_COMMIT && mode == Approvals.NONE) {
+            continue; // no approval is consumed without an approval policy
+          }
+          Cell cell = runCell(seed++, point, write, mode, false);
+          if (cell.crashed()) {
+            injected.add(point);
+          } else {
+            failures.add(cell.name() + ": the crash was never injected");
+          }
+          cell.problems().forEach(p -> failures.add(cell.name() + ": " + p));
+        }
+      }
+    }
+    assertThat(failures).isEmpty();
+    assertThat(injected).containsExactlyInAnyOrderElementsOf(points());
+  }
+
+  @Test
+  @Rules("R4.7-crash-matrix")
+  void theCanaryThatChangesKeysMakesTheMatrixFail() {
+    Cell cell = runCell(77, CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT, 1, Approvals.NONE, true);
+    assertThat(cell.problems()).isNotEmpty();
+  }
+
+  /** One cell: drive until the armed crash, recover in a fresh runtime, finish, check. */
+  public Cell runCell(long seed, CrashPoint point, int write, Approvals mode, boolean canary) {
+    String name = point + "/write" + (write + 1) + "/" + mode + (canary ? "/canary" : "");
+    RuntimeFixture f = fixture(seed);
+    TaskSpec task = mode == Approvals.NONE ? f.task() : f.task("write_file", "append_file");
+    InMemoryWorkspace ws = f.workspace();
+    EnvironmentAdapter adapter = canary ? new KeyChangingAdapter(ws) : ws;
+    CrashPlan plan = new CrashPlan();
+    ws.crashSeam(plan);
+    f.storeCrashSeam(plan);
+    List<String> problems = new ArrayList<>();
+    boolean crashed = false;
+    Run run = f.ratchet("worker-1", plan).start(task, "run-" + seed, adapter);
+    try {
+      drive(f, task, run, mode, plan, point, write);
+    } catch (SimulatedCrash c) {
+      crashed = true;
+    } catch (RuntimeException e) {
+      problems.add("before the crash: " + e);
+    }
+    plan.disarm();
+    // The crashed worker never releases its lease: the recoverer waits for it to expire.
+    f.clock.advance(mode == Approvals.EXPIRED ? Duration.ofHours(2) : Duration.ofMinutes(1));
+    try {
+      Run recovered = f.ratchet("worker-2", plan).resume(task, "run-" + seed, adapter);
+      drive(f, task, recovered, mode, plan, null, -1);
+      if (recovered.state().phase() != Phase.COMPLETED) {
+        problems.add(
+            "run ended " + recovered.state().phase() + " (" + recovered.state().stopReason() + ")");
+      }
+    } catch (RuntimeException e) {
+      problems.add("recovery: " + e);
+    }
+    List<String> keys = ws.ledger();
+    if (keys.size() != WRITES.size() || Set.copyOf(keys).size() != WRITES.size()) {
+      problems.add(
+          "ledger shows " + keys.size() + " effects for " + Set.copyOf(keys).size() + " keys");
+    }
+    if (!"first\nsecond\n".equals(ws.files().get("log.txt"))) {
+      problems.add("log.txt is " + ws.files().get("log.txt"));
+    }
+    return new Cell(name, crashed, problems);
+  }
+
+  /**
+   * A deterministic agent: the plan cursor says which step is next, a pending write is reconciled
+   * (approved first when policy needs it), and the armed crash fires at the chosen write.
+   */
+  static void drive(
+      RuntimeFixture f,
+      TaskSpec task,
+      Run run,
+      Approvals mode,
+      CrashPlan plan,
+      CrashPoint point,
+      int crashAtWrite) {
+    int guard = 0;
+    while (run.state().phase() == Phase.RUNNING && guard++ < 50) {
+      if (run.state().pending() != null) {
+        approveIfNeeded(f, task, run, mode);
+        run.reconcile();
+        continue;
+      }
+      int cursor = (int) run.state().cursor();
+      String id = "step-" + cursor + "-" + run.state().usage().proposals();
+      if (cursor < WRITES.size()) {
+        if (cursor == crashAtWrite) {
+          plan.arm(point);
+        }
+        Proposal p = run.propose(run.action(id, WRITE_KINDS.get(cursor), WRITES.get(cursor)));
+        if (p.kind() == Proposal.Kind.PENDING) {
+          approveIfNeeded(f, task, run, mode);
+          StepOutcome o = run.execute(id);
+          if (o.kind() == StepOutcome.Kind.FROZEN) {
+            return;
+          }
+        }
+      } else if (cursor == WRITES.size()) {
+        run.apply(run.action(id, "run_tests", JsonObject.builder().put("target", "unit").build()));
+      } else {
+        run.apply(run.action(id, "finish", JsonObject.EMPTY));
+      }
+    }
+  }
+
+  private static void approveIfNeeded(RuntimeFixture f, TaskSpec task, Run run, Approvals mode) {
+    if (mode == Approvals.NONE) {
+      return;
+    }
+    var evidence = run.state().pending().approval();
+    if (evidence != null
+        && Approval.fromJson(evidence.payload(), "approval").expiresAtMs() > f.clock.millis()) {
+      return;
+    }
+    Duration ttl = mode == Approvals.EXPIRED ? Duration.ofMinutes(30) : Duration.ofHours(24);
+    f.approvePending(run, task, ttl);
+  }
+
+  private static JsonObject write(String path, String content) {
+    return JsonObject.builder().put("path", path).put("content", content).build();
+  }
+}

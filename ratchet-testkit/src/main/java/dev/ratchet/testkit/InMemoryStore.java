@@ -1,0 +1,305 @@
+package dev.ratchet.testkit;
+
+import dev.ratchet.ErrorCode;
+import dev.ratchet.RatchetException;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.store.CheckpointStore;
+import dev.ratchet.store.CommitRequest;
+import dev.ratchet.store.CommitResult;
+import dev.ratchet.store.Fence;
+import dev.ratchet.store.InboxItem;
+import dev.ratchet.store.Lease;
+import dev.ratchet.store.LeaseStore;
+import dev.ratchet.store.RecordChain;
+import dev.ratchet.store.RecordSet;
+import dev.ratchet.store.RunScope;
+import dev.ratchet.store.SetHead;
+import dev.ratchet.store.StoredRecord;
+import dev.ratchet.store.StoredRun;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The reference {@link CheckpointStore} and {@link LeaseStore}: one lock, plain maps, the same
+ * checks in the same order as the durable stores (generation, then fence, then instance, then the
+ * chains of the appended records). Not durable; for tests and for explaining the protocol.
+ */
+public final class InMemoryStore implements CheckpointStore, LeaseStore {
+  private final InstantSource clock;
+  private final Map<String, RunData> runs = new LinkedHashMap<>();
+  private final Map<String, Lease> leases = new HashMap<>();
+  private final Map<String, Boolean> released = new HashMap<>();
+  private volatile boolean available = true;
+
+  public InMemoryStore(InstantSource clock) {
+    this.clock = clock;
+  }
+
+  /** Makes every call fail with {@code STORE_UNAVAILABLE}, as an unreachable database would. */
+  public void setAvailable(boolean available) {
+    this.available = available;
+  }
+
+  private static final class RunData {
+    RunScope scope;
+    long generation;
+    String checkpoint;
+    String digest;
+    final Map<RecordSet, List<StoredRecord>> sets = new EnumMap<>(RecordSet.class);
+    final Map<RecordSet, Map<String, StoredRecord>> byKey = new EnumMap<>(RecordSet.class);
+    final Map<String, InboxItem> inbox = new LinkedHashMap<>();
+
+    SetHead head(RecordSet s) {
+      List<StoredRecord> list = sets.getOrDefault(s, List.of());
+      return list.isEmpty()
+          ? SetHead.EMPTY
+          : new SetHead(list.size(), list.get(list.size() - 1).chain());
+    }
+  }
+
+  private static String key(String taskId, String runId) {
+    return taskId + "\u0000" + runId;
+  }
+
+  private void requireAvailable() {
+    if (!available) {
+      throw new RatchetException(ErrorCode.STORE_UNAVAILABLE, "in-memory store is unavailable");
+    }
+  }
+
+  @Override
+  public synchronized CommitResult commit(CommitRequest r) {
+    requireAvailable();
+    RunScope scope = r.scope();
+    RunData run = runs.get(key(scope.taskId(), scope.runId()));
+    long current = run == null ? 0 : run.generation;
+    if (current != r.expectedGeneration()) {
+      return new CommitResult.LostRace(current);
+    }
+    Optional<String> fenceProblem = fenceProblem(r.fence());
+    if (fenceProblem.isPresent()) {
+      return new CommitResult.Fenced(fenceProblem.get());
+    }
+    if (run != null && !run.scope.environmentInstanceId().equals(scope.environmentInstanceId())) {
+      return new CommitResult.Fenced("environment instance differs from the run's");
+    }
+    RunData target = run == null ? new RunData() : run;
+    checkChains(target, r.records());
+    if (run == null) {
+      runs.put(key(scope.taskId(), scope.runId()), target);
+    }
+    target.scope = scope;
+    target.generation = r.nextGeneration();
+    target.checkpoint = r.checkpoint();
+    target.digest = Canonical.sha256Hex(r.checkpoint());
+    for (StoredRecord rec : r.records()) {
+      target.sets.computeIfAbsent(rec.set(), s -> new ArrayList<>()).add(rec);
+      target.byKey.computeIfAbsent(rec.set(), s -> new HashMap<>()).put(rec.key(), rec);
+    }
+    return new CommitResult.Committed(target.generation);
+  }
+
+  /**
+   * Refuses records that do not continue their set's chain or repeat a key; checked before any
+   * write.
+   */
+  private static void checkChains(RunData run, List<StoredRecord> records) {
+    Map<RecordSet, SetHead> heads = new EnumMap<>(RecordSet.class);
+    Map<RecordSet, List<String>> newKeys = new EnumMap<>(RecordSet.class);
+    for (StoredRecord rec : records) {
+      SetHead h = heads.computeIfAbsent(rec.set(), run::head);
+      String expected = RecordChain.next(h.head(), rec.set(), h.count() + 1, rec.key(), rec.body());
+      if (rec.sequence() != h.count() + 1 || !expected.equals(rec.chain())) {
+        throw RatchetException.contract(
+            "record "
+                + rec.set().wireName()
+                + "#"
+                + rec.sequence()
+                + " does not continue its chain");
+      }
+      List<String> keys = newKeys.computeIfAbsent(rec.set(), s -> new ArrayList<>());
+      if (run.byKey.getOrDefault(rec.set(), Map.of()).containsKey(rec.key())
+          || keys.contains(rec.key())) {
+        throw RatchetException.contract(
+            "record " + rec.set().wireName() + " key '" + rec.key() + "' already exists");
+      }
+      keys.add(rec.key());
+      heads.put(rec.set(), new SetHead(rec.sequence(), rec.chain()));
+    }
+  }
+
+  @Override
+  public synchronized Optional<StoredRun> load(String taskId, String runId) {
+    requireAvailable();
+    RunData run = runs.get(key(taskId, runId));
+    if (run == null) {
+      return Optional.empty();
+    }
+    Map<RecordSet, SetHead> heads = new EnumMap<>(RecordSet.class);
+    for (RecordSet s : RecordSet.values()) {
+      heads.put(s, run.head(s));
+    }
+    return Optional.of(new StoredRun(run.scope, run.generation, run.digest, run.checkpoint, heads));
+  }
+
+  @Override
+  public synchronized Optional<StoredRecord> find(
+      String taskId, String runId, RecordSet set, String key) {
+    requireAvailable();
+    RunData run = runs.get(key(taskId, runId));
+    return run == null
+        ? Optional.empty()
+        : Optional.ofNullable(run.byKey.getOrDefault(set, Map.of()).get(key));
+  }
+
+  @Override
+  public synchronized List<StoredRecord> records(
+      String taskId, String runId, RecordSet set, long fromSequence, int limit) {
+    requireAvailable();
+    RunData run = runs.get(key(taskId, runId));
+    if (run == null || fromSequence < 1) {
+      return List.of();
+    }
+    List<StoredRecord> all = run.sets.getOrDefault(set, List.of());
+    int from = (int) Math.min(all.size(), fromSequence - 1);
+    int to = (int) Math.min(all.size(), (long) from + Math.max(0, limit));
+    return List.copyOf(all.subList(from, to));
+  }
+
+  @Override
+  public synchronized List<RunRef> runs() {
+    requireAvailable();
+    List<RunRef> out = new ArrayList<>();
+    runs.values()
+        .forEach(r -> out.add(new RunRef(r.scope.taskId(), r.scope.runId(), r.generation)));
+    return out;
+  }
+
+  @Override
+  public synchronized void deliver(String taskId, String runId, InboxItem item) {
+    requireAvailable();
+    RunData run = runs.get(key(taskId, runId));
+    if (run == null) {
+      throw RatchetException.contract(
+          "run '" + runId + "' of task '" + taskId + "' does not exist");
+    }
+    if (run.inbox.containsKey(item.nonce())
+        || run.byKey.getOrDefault(RecordSet.NONCES, Map.of()).containsKey(item.nonce())) {
+      throw new RatchetException(
+          ErrorCode.APPROVAL, "nonce '" + item.nonce() + "' was already delivered to this run");
+    }
+    run.inbox.put(item.nonce(), item);
+  }
+
+  @Override
+  public synchronized List<InboxItem> inbox(String taskId, String runId) {
+    requireAvailable();
+    RunData run = runs.get(key(taskId, runId));
+    if (run == null) {
+      return List.of();
+    }
+    Map<String, StoredRecord> consumed = run.byKey.getOrDefault(RecordSet.NONCES, Map.of());
+    return run.inbox.values().stream().filter(i -> !consumed.containsKey(i.nonce())).toList();
+  }
+
+  // ---- leases (D8), judged on the injected clock ----
+
+  @Override
+  public synchronized Optional<Lease> acquire(String runId, String owner, Duration ttl) {
+    requireAvailable();
+    Lease held = leases.get(runId);
+    if (held != null && !released.getOrDefault(runId, false)) {
+      return Optional.empty();
+    }
+    return Optional.of(grant(runId, owner, ttl, held));
+  }
+
+  @Override
+  public synchronized Optional<Lease> takeOver(String runId, String owner, Duration ttl) {
+    requireAvailable();
+    Lease held = leases.get(runId);
+    boolean free =
+        held == null
+            || released.getOrDefault(runId, false)
+            || !clock.instant().isBefore(held.expiresAt());
+    return free ? Optional.of(grant(runId, owner, ttl, held)) : Optional.empty();
+  }
+
+  private Lease grant(String runId, String owner, Duration ttl, Lease previous) {
+    long version = previous == null ? 1 : previous.version() + 1;
+    Lease lease = new Lease(runId, owner, version, clock.instant().plus(ttl));
+    leases.put(runId, lease);
+    released.put(runId, false);
+    return lease;
+  }
+
+  @Override
+  public synchronized Lease renew(Lease lease, Duration ttl) {
+    requireAvailable();
+    fenceProblem(lease.fence())
+        .ifPresent(
+            p -> {
+              throw new RatchetException(ErrorCode.FENCED, p);
+            });
+    Lease renewed =
+        new Lease(lease.runId(), lease.owner(), lease.version(), clock.instant().plus(ttl));
+    leases.put(lease.runId(), renewed);
+    return renewed;
+  }
+
+  @Override
+  public synchronized void release(Lease lease) {
+    requireAvailable();
+    Lease held = leases.get(lease.runId());
+    if (held != null && held.fence().equals(lease.fence())) {
+      released.put(lease.runId(), true);
+    }
+  }
+
+  @Override
+  public synchronized Optional<Lease> current(String runId) {
+    requireAvailable();
+    return Optional.ofNullable(leases.get(runId));
+  }
+
+  @Override
+  public synchronized void check(Fence fence) {
+    requireAvailable();
+    fenceProblem(fence)
+        .ifPresent(
+            p -> {
+              throw new RatchetException(ErrorCode.FENCED, p);
+            });
+  }
+
+  private Optional<String> fenceProblem(Fence fence) {
+    Lease held = leases.get(fence.runId());
+    if (held == null || released.getOrDefault(fence.runId(), false)) {
+      return Optional.of("run '" + fence.runId() + "' is not leased");
+    }
+    if (!held.owner().equals(fence.owner()) || held.version() != fence.leaseVersion()) {
+      return Optional.of(
+          "lease of run '"
+              + fence.runId()
+              + "' is held by "
+              + held.owner()
+              + " v"
+              + held.version()
+              + ", not "
+              + fence.owner()
+              + " v"
+              + fence.leaseVersion());
+    }
+    if (!clock.instant().isBefore(held.expiresAt())) {
+      return Optional.of("lease of run '" + fence.runId() + "' expired at " + held.expiresAt());
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,130 @@
+package dev.ratchet.testkit;
+
+import static dev.ratchet.testkit.Scenarios.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.ratchet.CrashPoint;
+import dev.ratchet.ErrorCode;
+import dev.ratchet.RatchetException;
+import dev.ratchet.Run;
+import dev.ratchet.model.TaskSpec;
+import dev.ratchet.store.Fence;
+import dev.ratchet.store.Lease;
+import dev.ratchet.store.LeaseStore;
+import dev.ratchet.store.RecordSet;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** SPEC §5 on the in-memory components: ownership, fencing, late workers. */
+class LeaseTest {
+  private final RuntimeFixture f = RuntimeFixture.inMemory(41);
+  private final TaskSpec task = f.task();
+  private final InMemoryWorkspace ws = f.workspace();
+
+  private static void assertFenced(Throwable t) {
+    assertThat(t).isInstanceOf(RatchetException.class);
+    assertThat(((RatchetException) t).code()).isEqualTo(ErrorCode.FENCED);
+  }
+
+  @Test
+  void aSecondWorkerCannotResumeALeasedRun() {
+    f.ratchet("w1").start(task, "run-1", ws);
+    assertFenced(catchThrowable(() -> f.ratchet("w2").resume(task, "run-1", ws)));
+  }
+
+  @Test
+  void aLateResultAfterLeaseExpiryIsRefusedAndWritesNothing() {
+    Run a = f.ratchet("w1").start(task, "run-1", ws);
+    a.propose(a.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+    f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
+    Run b = f.ratchet("w2").resume(task, "run-1", ws);
+    assertThat(b.recovery().did()).isEqualTo("executed_once");
+    long gen = b.generation();
+    assertFenced(catchThrowable(() -> a.execute("a1")));
+    assertThat(ws.ledger()).hasSize(1);
+    assertThat(f.store.load(task.taskId(), "run-1").orElseThrow().generation()).isEqualTo(gen);
+  }
+
+  @Test
+  void theAdapterRefusesAnOlderFenceEvenWhenTheRuntimePreCheckIsFooled() {
+    // A lease store whose check always passes: the window between revalidation and the call.
+    InMemoryStore memory = (InMemoryStore) f.store;
+    LeaseStore lying = new LyingLeases(memory);
+    RuntimeFixture g = new RuntimeFixture(42, f.clock, memory, lying);
+    InMemoryWorkspace shared = g.workspace();
+    Run a = g.ratchet("w1").start(task, "run-9", shared);
+    a.propose(a.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+    f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
+    Run b = g.ratchet("w2").resume(task, "run-9", shared);
+    b.apply(b.action("b1", "append_file", write("log.txt", "b\n")));
+    int effects = shared.ledger().size();
+    // a's lease version is older than the newest the adapter saw for the run.
+    Throwable t = catchThrowable(() -> a.execute("a1"));
+    assertFenced(t);
+    assertThat(shared.ledger()).hasSize(effects);
+  }
+
+  @Test
+  void twoRecoverersReconcileTheSameReceiptOnce() {
+    CrashPlan plan = new CrashPlan();
+    Run a = f.ratchet("w1", plan).start(task, "run-1", ws);
+    a.propose(a.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+    plan.arm(CrashPoint.BEFORE_RECEIPT_COMMIT);
+    catchThrowable(() -> a.execute("a1"));
+    f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
+    Run first = f.ratchet("r1").resume(task, "run-1", ws);
+    assertThat(first.recovery().did()).isEqualTo("reconciled");
+    f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
+    Run second = f.ratchet("r2").resume(task, "run-1", ws);
+    assertThat(second.recovery().did()).isEqualTo("nothing");
+    // The first recoverer's handle is stale now: whatever it tries is refused.
+    assertFenced(
+        catchThrowable(
+            () -> first.propose(first.action("x", "read_file", Scenarios.read("app.py")))));
+    long reconciled =
+        f.store.records(task.taskId(), "run-1", RecordSet.TRACE, 1, 1000).stream()
+            .filter(r -> r.body().contains("\"outcome\":\"reconciled\""))
+            .count();
+    assertThat(reconciled).isEqualTo(1);
+    assertThat(ws.ledger()).hasSize(1);
+  }
+
+  /** Delegates everything but {@code check}, which always passes. */
+  private static final class LyingLeases implements LeaseStore {
+    private final LeaseStore real;
+
+    LyingLeases(LeaseStore real) {
+      this.real = real;
+    }
+
+    @Override
+    public Optional<Lease> acquire(String runId, String owner, Duration ttl) {
+      return real.acquire(runId, owner, ttl);
+    }
+
+    @Override
+    public Optional<Lease> takeOver(String runId, String owner, Duration ttl) {
+      return real.takeOver(runId, owner, ttl);
+    }
+
+    @Override
+    public Lease renew(Lease lease, Duration ttl) {
+      return lease;
+    }
+
+    @Override
+    public void release(Lease lease) {
+      real.release(lease);
+    }
+
+    @Override
+    public Optional<Lease> current(String runId) {
+      return real.current(runId);
+    }
+
+    @Override
+    public void check(Fence fence) {}
+  }
+}

@@ -1,0 +1,169 @@
+package dev.ratchet.testkit;
+
+import static dev.ratchet.testkit.Scenarios.read;
+import static dev.ratchet.testkit.Scenarios.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratchet.Run;
+import dev.ratchet.adapter.ApprovalBinding;
+import dev.ratchet.adapter.Receipt;
+import dev.ratchet.adapter.WriteIntent;
+import dev.ratchet.json.Json;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Budgets;
+import dev.ratchet.model.Phase;
+import dev.ratchet.model.PhaseTransitions;
+import dev.ratchet.model.PhaseTransitions.Transition;
+import dev.ratchet.model.ReviewDecision;
+import dev.ratchet.model.TaskSpec;
+import dev.ratchet.model.TraceEvent;
+import dev.ratchet.store.Fence;
+import dev.ratchet.store.RecordSet;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every row of the transition table is exercised by a real run; the rows are recognised from the
+ * committed traces, so a row the runtime never takes fails this test.
+ */
+class TransitionCoverageTest {
+  private final Set<Transition> seen = new HashSet<>();
+  private long seed = 900;
+
+  private void scenario(Budgets budgets, String[] approvals, Consumer<Ctx> body) {
+    RuntimeFixture f = RuntimeFixture.inMemory(seed++);
+    TaskSpec task = f.task(budgets, approvals);
+    InMemoryWorkspace ws = f.workspace();
+    Run run = f.ratchet("w1").start(task, "run-1", ws);
+    try {
+      body.accept(new Ctx(f, task, ws, run));
+    } catch (RuntimeException expected) {
+      // Terminal refusals end some scenarios; the trace is what counts.
+    }
+    Phase phase = Phase.RUNNING;
+    for (var r : f.store.records(task.taskId(), "run-1", RecordSet.TRACE, 1, 10_000)) {
+      TraceEvent e = TraceEvent.fromJson(Json.parse(r.body()), "trace");
+      for (Transition t : PhaseTransitions.TABLE) {
+        if (t.from() == phase && t.outcome().equals(e.outcome())) {
+          seen.add(t);
+          phase = t.to();
+          break;
+        }
+      }
+    }
+  }
+
+  record Ctx(RuntimeFixture f, TaskSpec task, InMemoryWorkspace ws, Run run) {}
+
+  private static final Budgets ROOMY = new Budgets(500, 100, 86_400_000L, 1_000);
+
+  @Test
+  void everyTransitionOfTheTableIsExercised() {
+    scenario(
+        ROOMY,
+        new String[0],
+        c -> {
+          c.run().apply(c.run().action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+          c.run().apply(c.run().action("a2", "run_tests", Scenarios.tests()));
+          c.run().apply(c.run().action("a3", "finish", JsonObject.EMPTY));
+        });
+    scenario(
+        ROOMY,
+        new String[0],
+        c -> c.run().apply(c.run().action("a1", "cancel", Scenarios.cancel("stop"))));
+    scenario(
+        new Budgets(1, 1, 86_400_000L, 1_000),
+        new String[0],
+        c -> c.run().apply(c.run().action("a1", "read_file", read("app.py"))));
+    scenario(
+        new Budgets(5, 1, 86_400_000L, 1_000),
+        new String[0],
+        c -> {
+          c.run().apply(c.run().action("a1", "read_file", read("app.py")));
+          c.run().apply(c.run().action("a2", "read_file", read("app.py")));
+        });
+    scenario(
+        new Budgets(5, 5, 1_000, 1_000),
+        new String[0],
+        c -> {
+          c.f().clock.advance(Duration.ofSeconds(2));
+          c.run().apply(c.run().action("a1", "read_file", read("app.py")));
+        });
+    scenario(
+        new Budgets(5, 5, 86_400_000L, 10),
+        new String[0],
+        c -> {
+          c.run().reportCost(11);
+          c.run().apply(c.run().action("a1", "read_file", read("app.py")));
+        });
+    for (String decision : new String[] {ReviewDecision.REPLAN, ReviewDecision.ABORT}) {
+      scenario(
+          ROOMY,
+          new String[0],
+          c -> {
+            String key =
+                c.run()
+                    .propose(c.run().action("a1", "write_file", write("app.py", "x\n")))
+                    .action()
+                    .idempotencyKey();
+            c.ws()
+                .execute(
+                    new WriteIntent(
+                        c.ws().namespace(),
+                        "write_file",
+                        write("app.py", "y\n"),
+                        "reversible_write"),
+                    key,
+                    new Fence("run-1", "intruder", 1),
+                    ApprovalBinding.NONE);
+            c.run().execute("a1");
+            c.f()
+                .deliverDecision(
+                    c.run().state(),
+                    c.f().decision(c.run(), c.task(), decision, c.ws().observe().revision()),
+                    c.f().reviewerKey);
+            c.run().resolveReview();
+          });
+    }
+    scenario(
+        ROOMY,
+        new String[0],
+        c -> {
+          c.run().apply(c.run().action("a1", "read_file", read("app.py")));
+          c.ws().externalWrite("log.txt", "drift\n");
+          c.run().close();
+          c.f().ratchet("w2").resume(c.task(), "run-1", c.ws());
+        });
+    scenario(
+        ROOMY,
+        new String[] {"write_file"},
+        c -> {
+          // A same-intent receipt that does not name the consumed approval goes to review.
+          String key =
+              c.run()
+                  .propose(
+                      c.run().action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)))
+                  .action()
+                  .idempotencyKey();
+          Receipt r =
+              c.ws()
+                  .execute(
+                      new WriteIntent(
+                          c.ws().namespace(),
+                          "write_file",
+                          write("app.py", RuntimeFixture.FIXED),
+                          "reversible_write"),
+                      key,
+                      new Fence("run-1", "intruder", 1),
+                      ApprovalBinding.NONE)
+                  .receipt();
+          c.f().clock.advance(Duration.ofMinutes(5));
+          c.f().ratchet("w2").resume(c.task(), "run-1", c.ws());
+          assertThat(r.approvalFingerprint()).isNull();
+        });
+    assertThat(seen).containsExactlyInAnyOrderElementsOf(PhaseTransitions.TABLE);
+  }
+}
