@@ -33,6 +33,12 @@ final class PendingExecutor {
 
   StepOutcome execute(String actionId) {
     PendingIntent p = requirePending(actionId);
+    // Unlike the teaching runtime (X5 before X8), the key is looked up first: a receipt already
+    // under it means a crash window or a key collision, and both must keep their evidence rather
+    // than be discarded as a stale observation (docs/decisions.md, "key lookup first").
+    if (ctx.adapter().lookup(p.key()).isPresent()) {
+      return reconcile(actionId);
+    }
     Observation live = engine.observe();
     if (!live.equals(p.preState())) {
       Engine.Op op = engine.begin();

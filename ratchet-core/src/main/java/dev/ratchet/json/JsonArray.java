@@ -26,4 +26,10 @@ public record JsonArray(List<JsonValue> items) implements JsonValue {
   public String typeName() {
     return "array";
   }
+
+  /** The canonical JSON text. */
+  @Override
+  public String toString() {
+    return Canonical.string(this);
+  }
 }

@@ -17,4 +17,10 @@ public enum JsonBool implements JsonValue {
   public String typeName() {
     return "boolean";
   }
+
+  /** The canonical JSON text. */
+  @Override
+  public String toString() {
+    return Canonical.string(this);
+  }
 }

@@ -16,4 +16,10 @@ public record JsonDecimal(double value) implements JsonValue {
   public String typeName() {
     return "number";
   }
+
+  /** The canonical JSON text. */
+  @Override
+  public String toString() {
+    return Canonical.string(this);
+  }
 }

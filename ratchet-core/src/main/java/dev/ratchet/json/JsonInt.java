@@ -18,4 +18,10 @@ public record JsonInt(long value) implements JsonValue {
   public String typeName() {
     return "integer";
   }
+
+  /** The canonical JSON text. */
+  @Override
+  public String toString() {
+    return Canonical.string(this);
+  }
 }

@@ -8,4 +8,10 @@ public enum JsonNull implements JsonValue {
   public String typeName() {
     return "null";
   }
+
+  /** The canonical JSON text. */
+  @Override
+  public String toString() {
+    return Canonical.string(this);
+  }
 }

@@ -12,4 +12,10 @@ public record JsonString(String value) implements JsonValue {
   public String typeName() {
     return "string";
   }
+
+  /** The canonical JSON text. */
+  @Override
+  public String toString() {
+    return Canonical.string(this);
+  }
 }
