@@ -93,7 +93,9 @@ public final class TraceAudit {
         String link = RecordChain.next(previous, set, r.sequence(), r.key(), r.body());
         if (!link.equals(r.chain())) {
           linksBroken = true;
-          findings.add(classify(r, context));
+          if (!followsAMovedRecord(r, context)) {
+            findings.add(classify(r, context));
+          }
         }
       }
       previous = r.chain();
@@ -102,6 +104,25 @@ public final class TraceAudit {
       if (r.sequence() == signed.count()) {
         chainAtSigned = r.chain();
       }
+    }
+
+    /**
+     * Whether {@code r} is in its own place and only its predecessor was moved away (the record
+     * after a swapped pair): the move is already reported, {@code r} itself is intact.
+     */
+    private boolean followsAMovedRecord(StoredRecord r, List<StoredRecord> context) {
+      int at = context.indexOf(r);
+      for (int i = Math.max(0, at - REORDER_WINDOW); i < at; i++) {
+        StoredRecord p = context.get(i);
+        if (RecordChain.next(p.chain(), set, r.sequence(), r.key(), r.body()).equals(r.chain())) {
+          return has(Kind.REORDERED);
+        }
+      }
+      return false;
+    }
+
+    private boolean has(Kind kind) {
+      return findings.stream().anyMatch(f -> f.kind() == kind);
     }
 
     private Finding classify(StoredRecord r, List<StoredRecord> context) {

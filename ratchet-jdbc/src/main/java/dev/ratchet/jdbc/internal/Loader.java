@@ -6,6 +6,8 @@ import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.RunScope;
 import dev.ratchet.store.SetHead;
 import dev.ratchet.store.StoredRun;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Map;
 import java.util.Optional;
 
@@ -33,6 +35,7 @@ public final class Loader {
                 if (mark.isEmpty()) {
                   return Optional.empty();
                 }
+                requireLogged(c, taskId, runId, mark.get());
                 Optional<String> body =
                     split ? Optional.empty() : Contents.get(c, taskId, runId, mark.get().digest());
                 return Optional.of(new Snapshot(mark.get(), Records.heads(c, taskId, runId), body));
@@ -69,6 +72,23 @@ public final class Loader {
     }
     throw RatchetException.checkpoint(
         "run '" + runId + "' kept moving while it was loaded; try again");
+  }
+
+  /**
+   * Defence in depth: the mark's digest must be the one logged when its generation committed, so a
+   * mark re-pointed at older retained content is refused here already. (Editing both rows is caught
+   * at recovery: the signed generation inside the checkpoint is not the mark's.)
+   */
+  private static void requireLogged(Connection c, String taskId, String runId, Marks.Row mark)
+      throws SQLException {
+    Optional<String> logged = Marks.logged(c, taskId, runId, mark.generation());
+    if (logged.isEmpty() || !logged.get().equals(mark.digest())) {
+      throw RatchetException.checkpoint(
+          "the mark of run '"
+              + runId
+              + "' names content that was not committed as generation "
+              + mark.generation());
+    }
   }
 
   private static StoredRun verified(String taskId, String runId, Snapshot s, String body) {

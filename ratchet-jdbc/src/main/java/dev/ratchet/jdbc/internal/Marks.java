@@ -107,6 +107,22 @@ final class Marks {
     return retained(c, taskId, runId).stream().map(Retained::digest).toList();
   }
 
+  /** The digest logged when {@code generation} was committed, if it is still retained. */
+  static Optional<String> logged(Connection c, String taskId, String runId, long generation)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT content_digest FROM ratchet_generations"
+                + " WHERE task_id = ? AND run_id = ? AND generation = ?")) {
+      ps.setString(1, taskId);
+      ps.setString(2, runId);
+      ps.setLong(3, generation);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+      }
+    }
+  }
+
   /** A generation the store still keeps. */
   record Retained(long generation, String digest) {}
 

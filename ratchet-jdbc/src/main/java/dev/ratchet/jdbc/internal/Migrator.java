@@ -38,6 +38,9 @@ final class Migrator {
           d.prepareWriter(c);
           return null;
         });
+    if (found == known) {
+      return found; // up to date: no write transaction needed
+    }
     return side.write(
         "migrating the schema",
         c -> {
