@@ -181,16 +181,14 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
     Text.require("owner", owner);
     Objects.requireNonNull(ttl, "ttl");
     return marks.write(
-        "granting a lease",
-        c -> Tables.grant(c, runId, owner, ttl, options.clock().millis(), stealExpired));
+        "granting a lease", c -> Tables.grant(c, runId, owner, ttl, marks.now(c), stealExpired));
   }
 
   @Override
   public Lease renew(Lease lease, Duration ttl) {
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(ttl, "ttl");
-    return marks.write(
-        "renewing a lease", c -> Tables.renew(c, lease, ttl, options.clock().millis()));
+    return marks.write("renewing a lease", c -> Tables.renew(c, lease, ttl, marks.now(c)));
   }
 
   @Override
@@ -215,7 +213,7 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
     marks.read(
         "checking a lease",
         c -> {
-          Tables.check(c, fence, options.clock().millis());
+          Tables.check(c, fence, marks.now(c));
           return null;
         });
   }

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * <p>{@code -Dratchet.kills=N} sets the number of kills (half on one database, half on a split
  * store; 200 by default, 2000 with {@code -Pkills}); {@code -Dratchet.seed=S} replays a campaign.
  * Kills that land between {@code TRY} and {@code ACK} are inside the commit; on the split store,
- * those after {@code MID} are between the content and the mark transaction.
+ * those after {@code MID} are between the content and the mark transaction. Every third kill is
+ * aimed at that window, the others land after a random number of commits and a random delay.
  */
 @Execution(ExecutionMode.CONCURRENT) // the two campaigns use separate stores; they overlap well
 class RealKillTest {
@@ -155,6 +156,11 @@ class RealKillTest {
         // The next child boots while this one runs: JVM start-up overlaps the commit loop.
         next = k < kills ? spawn(split, k + 1, log) : null;
         int acks = random.nextInt(6);
+        // Every third kill is aimed: it fires the moment the child announces the window under
+        // test (TRY: a commit starts; MID: split content is durable, the mark is next). The
+        // others fire after a random delay.
+        boolean aimed = k % 3 == 0;
+        String trigger = split ? "MID" : "TRY";
         String line;
         while ((line = child.out().readLine()) != null) {
           seen.line(line);
@@ -166,11 +172,15 @@ class RealKillTest {
               throw new AssertionError(where + ": loaded " + seen.ready + ", not " + checked);
             }
           }
-          if (seen.ready >= 0 && seen.lastAck >= seen.ready + acks) {
+          if (seen.ready >= 0
+              && seen.lastAck >= seen.ready + acks
+              && (!aimed || line.startsWith(trigger))) {
             break;
           }
         }
-        LockSupport.parkNanos(random.nextInt(2_000) * 1_000L);
+        if (!aimed) {
+          LockSupport.parkNanos(random.nextInt(2_000) * 1_000L);
+        }
         // SIGKILL through the handle: Process.destroyForcibly would also close our end of the
         // pipe, and the lines the child printed just before it died must still be read.
         child.process().toHandle().destroyForcibly();

@@ -119,7 +119,7 @@ public final class Committer {
 
   private List<Applied> applyAll(Connection c, List<CommitRequest> batch, List<String> digests)
       throws SQLException {
-    long now = options.clock().millis();
+    long now = marks.now(c);
     List<Applied> out = new ArrayList<>(batch.size());
     for (int i = 0; i < batch.size(); i++) {
       execute(c, "SAVEPOINT " + SAVEPOINT);

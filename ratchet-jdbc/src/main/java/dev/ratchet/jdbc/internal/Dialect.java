@@ -4,6 +4,7 @@ import dev.ratchet.jdbc.Database;
 import dev.ratchet.jdbc.StoreOptions;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.InstantSource;
 import java.util.List;
 
 /**
@@ -45,6 +46,13 @@ public interface Dialect {
 
   /** Whether the store's own bookkeeping table exists. */
   boolean hasTable(Connection c, String table) throws SQLException;
+
+  /**
+   * The time that judges lease expiry, read inside the transaction that uses it (SPEC D8): the
+   * injected clock for SQLite; PostgreSQL will answer with the database clock, so that every worker
+   * is judged by one clock.
+   */
+  long nowMillis(Connection c, InstantSource injected) throws SQLException;
 
   /** Whether {@code e} is a unique or primary-key violation. */
   boolean isUniqueViolation(SQLException e);

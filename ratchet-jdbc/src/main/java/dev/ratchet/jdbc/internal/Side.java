@@ -65,6 +65,11 @@ public final class Side implements AutoCloseable {
     return schemaVersion;
   }
 
+  /** Lease-expiry time for work inside a transaction on this side ({@link Dialect#nowMillis}). */
+  public long now(Connection c) throws SQLException {
+    return dialect.nowMillis(c, options.clock());
+  }
+
   public String describe() {
     return db.toString();
   }

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.InstantSource;
 import java.util.List;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteException;
@@ -109,6 +110,11 @@ final class SqliteDialect implements Dialect {
         return rs.next();
       }
     }
+  }
+
+  @Override
+  public long nowMillis(Connection c, InstantSource injected) {
+    return injected.millis();
   }
 
   @Override
