@@ -82,7 +82,8 @@ public final class RandomJson {
       if (!keys.isEmpty() && random.nextInt(3) == 0) {
         // A key sharing a prefix with an earlier one: ordering must compare past the prefix.
         String base = keys.get(random.nextInt(keys.size()));
-        key = base.substring(0, random.nextInt(base.length() + 1)) + string(3);
+        int cut = random.nextInt(base.codePointCount(0, base.length()) + 1);
+        key = base.substring(0, base.offsetByCodePoints(0, cut)) + string(3);
       } else {
         key = string(8);
       }
