@@ -30,6 +30,9 @@ public final class LeakScan {
 
   private static final int MAX_RENDER_DEPTH = 12;
 
+  /** Marks a part that could not be rendered; a scan that meets it fails closed. */
+  private static final String UNREADABLE = "<unreadable record component ";
+
   private final Map<String, List<Needle>> needles = new LinkedHashMap<>();
   private final List<String> findings = new ArrayList<>();
   private int scanned;
@@ -78,6 +81,9 @@ public final class LeakScan {
   public LeakScan check(String where, Object object) {
     String text = render(object);
     scanned++;
+    if (text.contains(UNREADABLE)) {
+      findings.add(where + " could not be rendered completely, so it cannot be cleared");
+    }
     for (Map.Entry<String, List<Needle>> e : needles.entrySet()) {
       for (Needle n : e.getValue()) {
         if (text.contains(n.text())) {
@@ -134,9 +140,11 @@ public final class LeakScan {
     } else if (o instanceof Record r) {
       for (RecordComponent c : r.getClass().getRecordComponents()) {
         try {
-          render(c.getAccessor().invoke(r), out, depth + 1, seen);
+          java.lang.reflect.Method accessor = c.getAccessor();
+          accessor.setAccessible(true);
+          render(accessor.invoke(r), out, depth + 1, seen);
         } catch (ReflectiveOperationException | RuntimeException e) {
-          out.append("<unreadable ").append(c.getName()).append(">\n");
+          out.append(UNREADABLE).append(c.getName()).append(">\n");
         }
       }
     } else if (o instanceof Collection<?> c) {
