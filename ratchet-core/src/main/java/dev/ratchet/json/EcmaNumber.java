@@ -53,27 +53,47 @@ final class EcmaNumber {
    */
   private static BigDecimal shortest(double value) {
     BigDecimal exact = new BigDecimal(value);
-    for (int precision = 1; precision <= 17; precision++) {
-      BigDecimal below = exact.round(new MathContext(precision, RoundingMode.FLOOR));
-      BigDecimal above = exact.round(new MathContext(precision, RoundingMode.CEILING));
-      boolean belowReadsBack = below.doubleValue() == value;
-      boolean aboveReadsBack = above.doubleValue() == value;
-      if (belowReadsBack && aboveReadsBack) {
-        int cmp = exact.subtract(below).compareTo(above.subtract(exact));
-        if (cmp != 0) {
-          return cmp < 0 ? below : above;
-        }
-        return exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
-      }
-      if (belowReadsBack) {
-        return below;
-      }
-      if (aboveReadsBack) {
-        return above;
+    // Whether some k-digit decimal reads back is monotone in k (a k-digit decimal that does is on
+    // the (k+1)-digit grid, so the (k+1)-digit neighbour on its side lies between it and the
+    // value),
+    // so the fewest digits can be found by bisection; 17 digits always suffice for a double.
+    int lo = 1;
+    int hi = 17;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (candidate(exact, mid, value) != null) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
       }
     }
-    // 17 significant digits always identify a double; unreachable for finite input.
-    throw new IllegalStateException("no decimal of at most 17 digits reads back as " + value);
+    BigDecimal best = candidate(exact, lo, value);
+    if (best == null) {
+      throw new IllegalStateException("no decimal of at most 17 digits reads back as " + value);
+    }
+    return best;
+  }
+
+  /**
+   * The {@code precision}-digit decimal closest to {@code exact} that reads back as {@code value},
+   * or null if neither neighbour does.
+   */
+  private static BigDecimal candidate(BigDecimal exact, int precision, double value) {
+    BigDecimal below = exact.round(new MathContext(precision, RoundingMode.FLOOR));
+    BigDecimal above = exact.round(new MathContext(precision, RoundingMode.CEILING));
+    boolean belowReadsBack = below.doubleValue() == value;
+    boolean aboveReadsBack = above.doubleValue() == value;
+    if (belowReadsBack && aboveReadsBack) {
+      int cmp = exact.subtract(below).compareTo(above.subtract(exact));
+      if (cmp != 0) {
+        return cmp < 0 ? below : above;
+      }
+      return exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
+    }
+    if (belowReadsBack) {
+      return below;
+    }
+    return aboveReadsBack ? above : null;
   }
 
   /** ECMA-262 Number::toString steps 6–10, with k digits and decimal exponent n. */

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ratchet.ErrorCode;
 import dev.ratchet.RatchetException;
+import dev.ratchet.Run;
 import dev.ratchet.adapter.Receipt;
+import dev.ratchet.adapter.WorkspacePaths;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
@@ -18,6 +20,7 @@ import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.testkit.Rules;
+import dev.ratchet.testkit.RuntimeFixture;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -322,6 +325,40 @@ class FieldsTest {
         () -> Receipt.fromJson(receipt.without("business_id"), "receipt"),
         "receipt",
         "missing fields [business_id]");
+  }
+
+  // ---------------------------------------------------------------- workspace paths
+
+  @Test
+  @Rules({"R1.3-path", "R1.2-codes"})
+  void workspacePathsAreRelativeCanonicalAndFreeOfBackslashAndNul() {
+    for (String ok : List.of("app.py", "src/main/app.py", ".hidden", "...", " a", "a b/c")) {
+      assertThat(WorkspacePaths.require("args.path", ok)).isEqualTo(ok);
+    }
+    assertThat(WorkspacePaths.require("p", "x".repeat(200))).hasSize(200);
+    contract(() -> WorkspacePaths.require("p", "x".repeat(201)), "p", "at most 200");
+    contract(() -> WorkspacePaths.require("p", "/etc/passwd"), "p", "must be relative");
+    for (String bad : List.of("a/../b", "../a", "./a", "a/.", "a//b", "a/", "..")) {
+      contract(() -> WorkspacePaths.require("p", bad), "p", "must be canonical");
+    }
+    contract(() -> WorkspacePaths.require("p", "a\\b"), "p", "must not contain a backslash or NUL");
+    contract(() -> WorkspacePaths.require("p", "a\u0000b"), "p", "backslash or NUL");
+    contract(() -> WorkspacePaths.require("p", " "), "p", "must not be empty or blank");
+  }
+
+  @Test
+  @Rules({"R1.3-path", "R1.2-codes"})
+  void aProposedWriteOutsideTheWorkspaceIsRefusedWithItsPath() {
+    RuntimeFixture f = RuntimeFixture.inMemory(51);
+    try (Run run = f.ratchet("w1").start(f.task(), "run-1", f.workspace())) {
+      for (String bad : List.of("../app.py", "/app.py", "a\\app.py")) {
+        JsonObject args = JsonObject.builder().put("path", bad).put("content", "x").build();
+        Throwable t = catchThrowable(() -> run.propose(run.action("w-" + bad, "write_file", args)));
+        assertThat(t).isInstanceOf(RatchetException.class);
+        assertThat(((RatchetException) t).code()).isEqualTo(ErrorCode.CONTRACT);
+        assertThat(t.getMessage()).contains("path");
+      }
+    }
   }
 
   // ---------------------------------------------------------------- codes
