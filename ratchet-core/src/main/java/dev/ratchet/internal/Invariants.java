@@ -37,6 +37,8 @@ public final class Invariants {
     require(s.policyVersion().equals(t.policyVersion()), "policy_version differs");
     require(s.usage().proposals() <= t.budgets().maxProposals(), "proposals exceed the budget");
     require(s.usage().steps() <= t.budgets().maxSteps(), "steps exceed the budget");
+    // Every completed action was proposed first.
+    require(s.cursor() <= s.usage().proposals(), "cursor is past the actions proposed");
     if (s.verified() != null) {
       require(
           s.verified().revision() <= s.binding().revision(),

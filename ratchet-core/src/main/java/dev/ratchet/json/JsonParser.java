@@ -11,6 +11,9 @@ final class JsonParser {
   /** Longest number literal accepted: more digits than any double or safe integer needs. */
   private static final int MAX_NUMBER_CHARS = 64;
 
+  /** Literals some encoders emit for non-finite doubles; named in the refusal. */
+  private static final String[] NON_FINITE = {"NaN", "Infinity", "-Infinity"};
+
   private final String s;
   private final JsonLimits limits;
   private int pos;
@@ -22,15 +25,15 @@ final class JsonParser {
 
   JsonValue document() {
     skipWhitespace();
-    JsonValue v = value("$", 0);
+    JsonValue v = value(Loc.ROOT, 0);
     skipWhitespace();
     if (pos != s.length()) {
-      throw fail("$", "trailing data after the document");
+      throw fail(Loc.ROOT, "trailing data after the document");
     }
     return v;
   }
 
-  private JsonValue value(String path, int depth) {
+  private JsonValue value(Loc path, int depth) {
     if (pos >= s.length()) {
       throw fail(path, "unexpected end of input");
     }
@@ -52,6 +55,11 @@ final class JsonParser {
         literal(path, "null");
         return JsonNull.INSTANCE;
       default:
+        for (String word : NON_FINITE) {
+          if (s.startsWith(word, pos)) {
+            throw fail(path, "non-finite number " + word + " is not allowed");
+          }
+        }
         if (c == '-' || (c >= '0' && c <= '9')) {
           return number(path);
         }
@@ -59,7 +67,7 @@ final class JsonParser {
     }
   }
 
-  private JsonObject object(String path, int depth) {
+  private JsonObject object(Loc path, int depth) {
     checkDepth(path, depth);
     pos++;
     LinkedHashMap<String, JsonValue> members = new LinkedHashMap<>();
@@ -74,7 +82,7 @@ final class JsonParser {
         throw fail(path, "expected a member name in double quotes");
       }
       String key = string(path);
-      String child = JsonPath.member(path, key);
+      Loc child = new Loc(path, key, -1);
       skipWhitespace();
       expect(path, ':');
       skipWhitespace();
@@ -91,10 +99,14 @@ final class JsonParser {
       if (c != ',') {
         throw fail(path, "expected ',' or '}' in object");
       }
+      skipWhitespace();
+      if (peek() == '}') {
+        throw fail(path, "trailing comma in object");
+      }
     }
   }
 
-  private JsonArray array(String path, int depth) {
+  private JsonArray array(Loc path, int depth) {
     checkDepth(path, depth);
     pos++;
     List<JsonValue> items = new ArrayList<>();
@@ -105,7 +117,7 @@ final class JsonParser {
     }
     while (true) {
       skipWhitespace();
-      items.add(value(path + "[" + items.size() + "]", depth));
+      items.add(value(new Loc(path, null, items.size()), depth));
       skipWhitespace();
       char c = peek();
       pos++;
@@ -115,10 +127,14 @@ final class JsonParser {
       if (c != ',') {
         throw fail(path, "expected ',' or ']' in array");
       }
+      skipWhitespace();
+      if (peek() == ']') {
+        throw fail(path, "trailing comma in array");
+      }
     }
   }
 
-  private String string(String path) {
+  private String string(Loc path) {
     pos++; // opening quote
     StringBuilder out = new StringBuilder();
     while (true) {
@@ -143,7 +159,7 @@ final class JsonParser {
     return out.toString();
   }
 
-  private char escape(String path) {
+  private char escape(Loc path) {
     if (pos >= s.length()) {
       throw fail(path, "unterminated escape");
     }
@@ -171,7 +187,7 @@ final class JsonParser {
         }
         int cp = 0;
         for (int i = 0; i < 4; i++) {
-          int d = Character.digit(s.charAt(pos++), 16);
+          int d = hexDigit(s.charAt(pos++));
           if (d < 0) {
             throw fail(path, "invalid hex digit in \\u escape");
           }
@@ -183,7 +199,21 @@ final class JsonParser {
     }
   }
 
-  private void requireWellFormed(String path, CharSequence text) {
+  /** ASCII hex only: {@link Character#digit} would also take fullwidth and other digits. */
+  private static int hexDigit(char c) {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+      return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+      return c - 'A' + 10;
+    }
+    return -1;
+  }
+
+  private void requireWellFormed(Loc path, CharSequence text) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (Character.isHighSurrogate(c)
@@ -196,7 +226,7 @@ final class JsonParser {
     }
   }
 
-  private JsonValue number(String path) {
+  private JsonValue number(Loc path) {
     int start = pos;
     if (peek() == '-') {
       pos++;
@@ -237,7 +267,13 @@ final class JsonParser {
         return new JsonInt(v);
       }
     }
-    double d = new BigDecimal(literal).doubleValue();
+    double d;
+    try {
+      d = new BigDecimal(literal).doubleValue();
+    } catch (NumberFormatException e) {
+      // BigDecimal refuses exponents beyond the int range (e.g. 1e99999999999).
+      throw fail(path, "number exponent is out of range");
+    }
     if (!Double.isFinite(d)) {
       throw fail(path, "number is out of range for IEEE-754 double");
     }
@@ -256,20 +292,20 @@ final class JsonParser {
     return c >= '0' && c <= '9';
   }
 
-  private void literal(String path, String word) {
+  private void literal(Loc path, String word) {
     if (!s.startsWith(word, pos)) {
       throw fail(path, "invalid literal");
     }
     pos += word.length();
   }
 
-  private void checkDepth(String path, int depth) {
+  private void checkDepth(Loc path, int depth) {
     if (depth > limits.maxDepth()) {
       throw fail(path, "nesting deeper than " + limits.maxDepth() + " (depth limit)");
     }
   }
 
-  private void expect(String path, char c) {
+  private void expect(Loc path, char c) {
     if (peek() != c) {
       throw fail(path, "expected '" + c + "'");
     }
@@ -294,7 +330,23 @@ final class JsonParser {
     return c >= 0x20 && c < 0x7f ? "'" + c + "'" : String.format("U+%04X", (int) c);
   }
 
-  private RatchetException fail(String path, String rule) {
+  private RatchetException fail(Loc path, String rule) {
     return RatchetException.contract(path + ": " + rule + " (at offset " + pos + ")");
+  }
+
+  /**
+   * Where the parser is, built as a chain and rendered only when an error names it: formatting
+   * every member's path up front cost more than the parse itself.
+   */
+  private record Loc(Loc parent, String key, int index) {
+    static final Loc ROOT = new Loc(null, null, -1);
+
+    @Override
+    public String toString() {
+      if (parent == null) {
+        return "$";
+      }
+      return key != null ? JsonPath.member(parent.toString(), key) : parent + "[" + index + "]";
+    }
   }
 }

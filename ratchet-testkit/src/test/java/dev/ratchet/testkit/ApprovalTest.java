@@ -29,7 +29,12 @@ class ApprovalTest {
   }
 
   @Test
-  @Rules({"R2.3.6-approval-frozen", "R2.3.3-approval-consumption", "R1.10-approval"})
+  @Rules({
+    "R2.3.6-approval-frozen",
+    "R2.3.3-approval-consumption",
+    "R1.10-approval",
+    "R2.3.1-inbox"
+  })
   void aGatedWriteWaitsFrozenUntilApprovedThenRunsOnce() {
     Run run = f.ratchet("w1").start(task, "run-1", ws);
     Proposal p = run.propose(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));

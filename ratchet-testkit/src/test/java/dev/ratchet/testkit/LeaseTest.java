@@ -4,11 +4,15 @@ import static dev.ratchet.testkit.Scenarios.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.ratchet.CommitRefused;
 import dev.ratchet.CrashPoint;
 import dev.ratchet.ErrorCode;
 import dev.ratchet.RatchetException;
 import dev.ratchet.Run;
+import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.adapter.Receipt;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.store.CommitResult;
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseStore;
@@ -83,6 +87,50 @@ class LeaseTest {
     assertFenced(
         catchThrowable(
             () -> first.propose(first.action("x", "read_file", Scenarios.read("app.py")))));
+    long reconciled =
+        f.store.records(task.taskId(), "run-1", RecordSet.TRACE, 1, 1000).stream()
+            .filter(r -> r.body().contains("\"outcome\":\"reconciled\""))
+            .count();
+    assertThat(reconciled).isEqualTo(1);
+    assertThat(ws.ledger()).hasSize(1);
+  }
+
+  @Test
+  @Rules("R4.2-recovery")
+  void twoInterleavedRecoverersOneReconcilesAndTheOtherLosesTheRace() {
+    CrashPlan plan = new CrashPlan();
+    Run a = f.ratchet("w1", plan).start(task, "run-1", ws);
+    a.propose(a.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+    plan.arm(CrashPoint.BEFORE_RECEIPT_COMMIT);
+    catchThrowable(() -> a.execute("a1"));
+    f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
+    long before = f.store.load(task.taskId(), "run-1").orElseThrow().generation();
+    Run[] second = new Run[1];
+    // r1 has loaded generation `before` and asks the adapter for the receipt; at that moment its
+    // lease lapses and r2 recovers the same run completely.
+    EnvironmentAdapter interleaving =
+        new ForwardingAdapter(ws) {
+          private boolean fired;
+
+          @Override
+          public Optional<Receipt> lookup(String key) {
+            if (!fired) {
+              fired = true;
+              f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
+              second[0] = f.ratchet("r2").resume(task, "run-1", ws);
+            }
+            return delegate.lookup(key);
+          }
+        };
+    // r1's own lease pre-checks are fooled (they would refuse it FENCED first), so the store's
+    // compare-and-set is what stops it: the generation it loaded is no longer the mark.
+    RuntimeFixture fooled = new RuntimeFixture(41, f.clock, f.store, new LyingLeases(f.leases));
+    Throwable t = catchThrowable(() -> fooled.ratchet("r1").resume(task, "run-1", interleaving));
+    assertThat(second[0].recovery().did()).isEqualTo("reconciled");
+    assertThat(t).isInstanceOf(CommitRefused.class);
+    assertThat(((CommitRefused) t).result()).isEqualTo(new CommitResult.LostRace(before + 1));
+    assertThat(f.store.load(task.taskId(), "run-1").orElseThrow().generation())
+        .isEqualTo(before + 1);
     long reconciled =
         f.store.records(task.taskId(), "run-1", RecordSet.TRACE, 1, 1000).stream()
             .filter(r -> r.body().contains("\"outcome\":\"reconciled\""))

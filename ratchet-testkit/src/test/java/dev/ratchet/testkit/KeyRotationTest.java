@@ -1,0 +1,81 @@
+package dev.ratchet.testkit;
+
+import static dev.ratchet.testkit.Scenarios.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ratchet.ErrorCode;
+import dev.ratchet.Ratchet;
+import dev.ratchet.RatchetException;
+import dev.ratchet.Run;
+import dev.ratchet.json.Json;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.TaskSpec;
+import dev.ratchet.sign.KeyRing;
+import dev.ratchet.sign.SecretKey;
+import org.junit.jupiter.api.Test;
+
+/** SPEC D15: rotation keeps old checkpoints readable and moves every new commit to the new key. */
+class KeyRotationTest {
+  private final RuntimeFixture f = RuntimeFixture.inMemory(51);
+  private final TaskSpec task = f.task();
+  private final InMemoryWorkspace ws = f.workspace();
+  private final SecretKey next = SecretKey.checkpoint("ckpt-2", new SeededEntropy(52).bytes(32));
+
+  private Ratchet ratchetWith(KeyRing ring, String worker) {
+    return Ratchet.builder()
+        .store(f.store)
+        .leases(f.leases)
+        .checkpointKeys(ring)
+        .approvers(f.approvers)
+        .reviewers(f.reviewers)
+        .clock(f.clock)
+        .entropy(new SeededEntropy(53))
+        .workerId(worker)
+        .leaseTtl(RuntimeFixture.LEASE_TTL)
+        .build();
+  }
+
+  private String storedKeyId() {
+    String text = f.store.load(task.taskId(), "run-1").orElseThrow().checkpoint();
+    return ((JsonObject) Json.parse(text)).get("key_id").orElseThrow().toString();
+  }
+
+  @Test
+  @Rules("R1.17-key-rotation")
+  void aRotatedRingReadsTheOldCheckpointAndSignsTheNextCommitWithTheNewKey() {
+    Run run = f.ratchet("w1").start(task, "run-1", ws);
+    run.apply(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+    run.close();
+    assertThat(storedKeyId()).isEqualTo("\"ckpt-1\"");
+
+    KeyRing rotated = f.keyRing.rotate(next);
+    Run resumed = ratchetWith(rotated, "w2").resume(task, "run-1", ws);
+    resumed.apply(resumed.action("a2", "append_file", write("log.txt", "x\n")));
+    resumed.close();
+    assertThat(storedKeyId()).isEqualTo("\"ckpt-2\"");
+
+    // Once every current checkpoint carries the new key, the old one can be revoked.
+    Run again = ratchetWith(rotated.revoke("ckpt-1"), "w3").resume(task, "run-1", ws);
+    assertThat(again.state().cursor()).isEqualTo(2);
+  }
+
+  @Test
+  @Rules("R1.17-key-rotation")
+  void aCheckpointSignedByARevokedKeyIsRefused() {
+    Run run = f.ratchet("w1").start(task, "run-1", ws);
+    run.apply(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+    run.close();
+    long generation = f.store.load(task.taskId(), "run-1").orElseThrow().generation();
+    KeyRing revoked = f.keyRing.rotate(next).revoke("ckpt-1");
+    assertThatThrownBy(() -> ratchetWith(revoked, "w2").resume(task, "run-1", ws))
+        .isInstanceOfSatisfying(
+            RatchetException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.CHECKPOINT);
+              assertThat(e.getMessage()).contains("ckpt-1").contains("revoked");
+            });
+    assertThat(f.store.load(task.taskId(), "run-1").orElseThrow().generation())
+        .isEqualTo(generation);
+  }
+}
