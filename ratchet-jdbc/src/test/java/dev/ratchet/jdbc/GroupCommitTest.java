@@ -164,6 +164,34 @@ class GroupCommitTest {
   }
 
   @Test
+  void noBatchIsLargerThanMaxBatch() throws Exception {
+    store.close();
+    store =
+        TestStores.split(
+            dir,
+            TestStores.options(clock).withGroupCommit(true).withMaxBatch(2).withCrashSeam(gate));
+    List<TestRun> runs = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      runs.add(new TestRun(store, store, "run-" + i));
+    }
+    gate.armed = true;
+    Future<CommitResult> held = submit(runs.get(0).next(1));
+    gate.entered.await(30, TimeUnit.SECONDS);
+    List<Future<CommitResult>> rest = new ArrayList<>();
+    for (TestRun r : runs.subList(1, 6)) {
+      rest.add(submit(r.next(1)));
+    }
+    awaitQueued(5);
+    gate.release.countDown();
+    assertThat(held.get(30, TimeUnit.SECONDS)).isEqualTo(new CommitResult.Committed(1));
+    for (Future<CommitResult> f : rest) {
+      assertThat(f.get(30, TimeUnit.SECONDS)).isEqualTo(new CommitResult.Committed(1));
+    }
+    assertThat(store.stats().largestBatch()).isEqualTo(2);
+    assertThat(store.stats().transactions()).isEqualTo(4);
+  }
+
+  @Test
   void aBatchThatDiesFailsEveryMemberAndTheWriterCarriesOn() throws Exception {
     TestRun a = new TestRun(store, store, "run-a").commit(1);
     gate.fail.set(new SimulatedCrash(CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK));
