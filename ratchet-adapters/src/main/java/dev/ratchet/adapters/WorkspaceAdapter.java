@@ -149,8 +149,12 @@ public final class WorkspaceAdapter implements EnvironmentAdapter, AutoCloseable
   }
 
   /** HEAD and dirty state when the workspace is a git work tree (they are in every fingerprint). */
-  public Optional<TreeState.GitPart> gitState() {
-    return lock.with(() -> Optional.ofNullable(scanner.scan().git()));
+  public Optional<GitState> gitState() {
+    return lock.with(
+        () -> {
+          TreeState.GitPart g = scanner.scan().git();
+          return g == null ? Optional.empty() : Optional.of(new GitState(g.head(), g.dirty()));
+        });
   }
 
   @Override

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ratchet.ErrorCode;
 import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.Observation;
-import dev.ratchet.adapters.internal.TreeState;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,11 +36,11 @@ class GitWorkspaceTest {
 
   @Test
   void headAndDirtyStateAreObserved() {
-    TreeState.GitPart clean = ws.gitState().orElseThrow();
+    GitState clean = ws.gitState().orElseThrow();
     assertThat(clean.head()).matches("[0-9a-f]{40}");
     assertThat(clean.dirty()).isFalse();
     ws.execute(Workspaces.write("app.py", "print(2)\n", "print(1)\n"), "k1", fence(1), none());
-    TreeState.GitPart dirty = ws.gitState().orElseThrow();
+    GitState dirty = ws.gitState().orElseThrow();
     assertThat(dirty.head()).isEqualTo(clean.head());
     assertThat(dirty.dirty()).isTrue();
   }
