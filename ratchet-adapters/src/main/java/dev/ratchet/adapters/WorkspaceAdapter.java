@@ -88,6 +88,10 @@ public final class WorkspaceAdapter implements EnvironmentAdapter, AutoCloseable
       // Keeps the control directory out of git's view, hence out of the fingerprint.
       Files.writeString(ignore, "*\n", StandardCharsets.UTF_8);
     }
+    Path temp = control.resolve("tmp");
+    if (!Files.isDirectory(temp, LinkOption.NOFOLLOW_LINKS)) {
+      Files.createDirectory(temp);
+    }
     this.lock = new WorkspaceLock(realRoot, control.resolve("lock"));
     Git git = Git.isRepository(realRoot) ? new Git(realRoot) : null;
     Set<String> skipped = new HashSet<>(b.excluded);
@@ -101,7 +105,7 @@ public final class WorkspaceAdapter implements EnvironmentAdapter, AutoCloseable
     this.actions = new WorkspaceActions(b.maxFileBytes, b.commands != null);
     this.writer =
         new WorkspaceWriter(
-            realRoot, paths, scanner, git, journal, b.clock, instanceId, b.maxFileBytes);
+            realRoot, temp, paths, scanner, git, journal, b.clock, instanceId, b.maxFileBytes);
     this.verifier = new WorkspaceVerifier(realRoot, paths, scanner, writer, b.commands);
     lock.with(
         () -> {

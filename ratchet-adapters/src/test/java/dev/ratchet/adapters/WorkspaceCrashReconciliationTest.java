@@ -73,8 +73,8 @@ class WorkspaceCrashReconciliationTest {
     Observation live = ws.observe();
     assertThat(r.revisionAfter()).isEqualTo(live.revision()).isEqualTo(1);
     assertThat(r.fingerprintAfter()).isEqualTo(live.stateFingerprint());
-    // The commit instant is unknown; the reconciliation time is its conservative upper bound.
-    assertThat(r.committedAtMs()).isEqualTo(clock.millis());
+    // The commit time is the instant the approval was last checked, journaled before the rename.
+    assertThat(r.committedAtMs()).isEqualTo(clock.millis() - 5000);
     AdapterOutcome retry = ws.execute(appendA, "k1", fence(1), none());
     assertThat(retry.kind()).isEqualTo(AdapterOutcome.Kind.REPLAYED);
     assertThat(Workspaces.read(root.resolve("log.txt"))).isEqualTo("A\n");
@@ -107,7 +107,7 @@ class WorkspaceCrashReconciliationTest {
             appendA.digest(),
             "append_file",
             "log.txt",
-            ".ratchet-tmp-x",
+            ".ratchet-adapter/tmp/x",
             sha(""),
             sha("A\n"),
             0,
@@ -117,10 +117,11 @@ class WorkspaceCrashReconciliationTest {
             "run-1",
             1,
             null,
+            0,
             false));
-    Workspaces.put(root, ".ratchet-tmp-x", "half-written");
+    Workspaces.put(root, ".ratchet-adapter/tmp/x", "half-written");
     assertThat(ws.lookup("k1")).isEmpty();
-    assertThat(root.resolve(".ratchet-tmp-x")).doesNotExist();
+    assertThat(root.resolve(".ratchet-adapter/tmp/x")).doesNotExist();
     assertThat(ws.observe()).isEqualTo(before);
     assertThat(ws.execute(appendA, "k1", fence(1), none()).kind())
         .isEqualTo(AdapterOutcome.Kind.EXECUTED);
@@ -136,7 +137,7 @@ class WorkspaceCrashReconciliationTest {
             appendA.digest(),
             "append_file",
             "log.txt",
-            ".ratchet-tmp-x",
+            ".ratchet-adapter/tmp/x",
             sha(""),
             sha("A\n"),
             0,
@@ -146,6 +147,7 @@ class WorkspaceCrashReconciliationTest {
             "run-1",
             1,
             null,
+            0,
             false));
     Workspaces.put(root, "log.txt", "A\nB\n");
     assertThat(ws.lookup("k1")).isEmpty();

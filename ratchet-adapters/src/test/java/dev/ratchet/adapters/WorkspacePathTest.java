@@ -70,7 +70,7 @@ class WorkspacePathTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {".ratchet-adapter/receipts.db", ".git/config", ".ratchet-tmp-abc"})
+  @ValueSource(strings = {".ratchet-adapter/receipts.db", ".ratchet-adapter/tmp/x", ".git/config"})
   void reservedNamesAreRefused(String path) {
     refused(Workspaces.write(path, "x", null), ErrorCode.PERMISSION);
   }

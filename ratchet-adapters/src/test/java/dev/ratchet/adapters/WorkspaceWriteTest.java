@@ -157,6 +157,24 @@ class WorkspaceWriteTest {
   }
 
   @Test
+  void aWriteThatLandsAfterTheExpiryCarriesTheLaterTimeSoTheRuntimeReviewsIt() {
+    ws.close();
+    // A clock that moves one second per reading: the expiry passes while the write is under way.
+    java.util.concurrent.atomic.AtomicLong ticks = new java.util.concurrent.atomic.AtomicLong();
+    java.time.InstantSource ticking = () -> Workspaces.START.plusSeconds(ticks.getAndIncrement());
+    ws = WorkspaceAdapter.builder(root).clock(ticking).open();
+    long expiry = Workspaces.START.toEpochMilli() + 1500;
+    Receipt r =
+        ws.execute(
+                Workspaces.write("a.txt", "a", null),
+                "k1",
+                fence(1),
+                new ApprovalBinding("f".repeat(64), expiry))
+            .receipt();
+    assertThat(r.committedAtMs()).isGreaterThanOrEqualTo(expiry);
+  }
+
+  @Test
   void theNewestFenceIsDurableAcrossReopen() {
     ws.execute(Workspaces.write("a.txt", "a", null), "k1", fence(5), none());
     ws.close();

@@ -13,9 +13,9 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.Set;
 
 /**
- * Durable file operations: a replacement is written to a temp file beside the target, fsynced,
- * renamed over the target (one atomic {@code rename(2)}), and the directory is fsynced so the
- * rename itself survives power loss. A reader sees the old bytes or the new, never a mix.
+ * Durable file operations: a replacement is written to a temp file, fsynced, renamed over the
+ * target (one atomic {@code rename(2)}), and the directory is fsynced so the rename itself survives
+ * power loss. A reader sees the old bytes or the new, never a mix.
  */
 public final class AtomicFiles {
   private AtomicFiles() {}
@@ -55,7 +55,10 @@ public final class AtomicFiles {
     }
   }
 
-  /** The commit point: renames {@code temp} over {@code target}, then fsyncs the directory. */
+  /**
+   * The commit point: renames {@code temp} over {@code target} (same filesystem, so one atomic
+   * {@code rename(2)}), then fsyncs the target's directory.
+   */
   public static void publish(Path temp, Path target) throws IOException {
     Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
     fsyncDirectory(target.getParent());

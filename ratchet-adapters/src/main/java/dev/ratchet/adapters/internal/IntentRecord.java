@@ -13,6 +13,8 @@ import dev.ratchet.json.JsonValue;
  * @param hashAfter content digest after the write, null for a delete
  * @param treeAfter the predicted tree digest after the write (TreeState#treeDigest)
  * @param headBefore the git HEAD before the write, null outside git or on an unborn branch
+ * @param authorizedAtMs the adapter's clock when it checked the approval and journaled this record,
+ *     just before the rename: the commit time every receipt of this write carries
  * @param indeterminate the file matched neither digest at reconciliation: someone else wrote it
  */
 public record IntentRecord(
@@ -30,6 +32,7 @@ public record IntentRecord(
     String fenceRunId,
     long fenceLeaseVersion,
     String approvalFingerprint,
+    long authorizedAtMs,
     boolean indeterminate) {
 
   public IntentRecord asIndeterminate() {
@@ -48,6 +51,7 @@ public record IntentRecord(
         fenceRunId,
         fenceLeaseVersion,
         approvalFingerprint,
+        authorizedAtMs,
         true);
   }
 
@@ -67,6 +71,7 @@ public record IntentRecord(
         .put("fence_run_id", fenceRunId)
         .put("fence_lease_version", fenceLeaseVersion)
         .put("approval_fingerprint", approvalFingerprint)
+        .put("authorized_at_ms", authorizedAtMs)
         .put("indeterminate", indeterminate)
         .build();
   }
@@ -90,6 +95,7 @@ public record IntentRecord(
             "fence_run_id",
             "fence_lease_version",
             "approval_fingerprint",
+            "authorized_at_ms",
             "indeterminate");
     return new IntentRecord(
         f.string("key"),
@@ -106,6 +112,7 @@ public record IntentRecord(
         f.text("fence_run_id"),
         f.integer("fence_lease_version", 0, Long.MAX_VALUE),
         f.optionalHex64("approval_fingerprint"),
+        f.integer("authorized_at_ms", 0, Long.MAX_VALUE),
         f.bool("indeterminate"));
   }
 }

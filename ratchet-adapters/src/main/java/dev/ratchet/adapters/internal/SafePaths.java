@@ -42,11 +42,6 @@ public final class SafePaths {
       throw new RatchetException(
           ErrorCode.PERMISSION, field + ": '" + segs[0] + "' is reserved and never writable");
     }
-    if (segs[segs.length - 1].startsWith(TreeScanner.TEMP_PREFIX)) {
-      throw new RatchetException(
-          ErrorCode.PERMISSION,
-          field + ": names starting " + TreeScanner.TEMP_PREFIX + " are reserved");
-    }
     Path cur = root;
     Path firstMissing = null;
     try {

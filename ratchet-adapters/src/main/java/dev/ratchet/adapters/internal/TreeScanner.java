@@ -20,8 +20,6 @@ import java.util.TreeMap;
  * followed: a link is recorded by the digest of its target text.
  */
 public final class TreeScanner {
-  public static final String TEMP_PREFIX = ".ratchet-tmp-";
-
   private final Path root;
   private final Set<String> skippedTopLevel;
   private final Git git;
@@ -91,8 +89,7 @@ public final class TreeScanner {
   private boolean skipped(String rel) {
     int slash = rel.indexOf('/');
     String top = slash < 0 ? rel : rel.substring(0, slash);
-    String name = rel.substring(rel.lastIndexOf('/') + 1);
-    return skippedTopLevel.contains(top) || name.startsWith(TEMP_PREFIX);
+    return skippedTopLevel.contains(top);
   }
 
   private String rel(Path p) {

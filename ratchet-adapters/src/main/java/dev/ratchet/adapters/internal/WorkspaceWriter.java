@@ -19,26 +19,35 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The commit protocol of a workspace write, run under the workspace lock:
  *
  * <ol>
- *   <li>journal an intent record: key, digest, the file's content digest before and after, the
- *       predicted tree digest after, the pre-state, fence and approval;
- *   <li>write a temp file beside the target, fsync it, rename it over the target, fsync the
- *       directory (a delete is an unlink and a directory fsync) — the external commit;
+ *   <li>write the new content to a temp file in the control directory and fsync it;
+ *   <li>read the clock and refuse if the approval has expired; journal an intent record: key,
+ *       digest, the file's content digest before and after, the predicted tree digest after, the
+ *       pre-state, fence, approval and that instant (write-ahead);
+ *   <li>rename the temp file over the target and fsync the target's directory (a delete is an
+ *       unlink and a directory fsync) — the external commit;
  *   <li>journal the receipt and drop the intent record in one transaction.
  * </ol>
  *
- * A crash between 2 and 3 leaves an intent record and a renamed file. Before any later operation
+ * A crash between 3 and 4 leaves an intent record and a renamed file. Before any later operation
  * {@link #reconcilePending} compares the file with the record: the "after" digest means the rename
  * happened, so the receipt is completed exactly as the interrupted call would have; the "before"
  * digest means it did not, so the record is dropped and a retry with the key executes once;
  * anything else means someone else wrote the file, and the record is kept as indeterminate: its key
  * is never executed and never reported as committed (the runtime then sees drift).
+ *
+ * <p>The receipt's commit time is the instant of step 2, when the approval was last checked; the
+ * rename follows within one journal transaction. If the clock has passed the approval's expiry by
+ * the time the rename returns, the receipt carries that later time instead, so the runtime sends
+ * the run to review rather than trusting it.
  */
 public final class WorkspaceWriter {
   public static final String NAMESPACE = "workspace";
@@ -52,9 +61,11 @@ public final class WorkspaceWriter {
   private final InstantSource clock;
   private final String instanceId;
   private final int maxFileBytes;
+  private final Path tempDir;
 
   public WorkspaceWriter(
       Path root,
+      Path tempDir,
       SafePaths paths,
       TreeScanner scanner,
       Git git,
@@ -63,6 +74,7 @@ public final class WorkspaceWriter {
       String instanceId,
       int maxFileBytes) {
     this.root = root;
+    this.tempDir = tempDir;
     this.paths = paths;
     this.scanner = scanner;
     this.git = git;
@@ -132,10 +144,22 @@ public final class WorkspaceWriter {
     }
     String hashAfter = next == null ? null : Canonical.sha256Hex(next);
     TreeState before = scanner.scan();
-    Path temp =
-        target
-            .path()
-            .resolveSibling(TreeScanner.TEMP_PREFIX + Digests.ofText(key).substring(0, 16));
+    Path temp = tempDir.resolve(Digests.ofText(key).substring(0, 32));
+    try {
+      Files.deleteIfExists(temp);
+      if (next != null) {
+        AtomicFiles.writeTemp(temp, next, target.exists() ? target.path() : null);
+      }
+    } catch (IOException e) {
+      deleteQuietly(temp);
+      throw new RatchetException(
+          ErrorCode.STORE_UNAVAILABLE, "workspace: cannot stage the write: " + e.getMessage(), e);
+    }
+    long authorizedAt = clock.millis();
+    if (approval.expiresAtMs() <= authorizedAt) {
+      deleteQuietly(temp);
+      throw RatchetException.approval("workspace: the approval expired before the write");
+    }
     IntentRecord rec =
         new IntentRecord(
             key,
@@ -152,6 +176,7 @@ public final class WorkspaceWriter {
             fence.runId(),
             fence.leaseVersion(),
             approval.approvalFingerprint(),
+            authorizedAt,
             false);
     journal.putIntent(rec);
     try {
@@ -162,8 +187,6 @@ public final class WorkspaceWriter {
           AtomicFiles.createDirectories(
               target.firstMissingParent().getParent(), target.path().getParent());
         }
-        Files.deleteIfExists(temp);
-        AtomicFiles.writeTemp(temp, next, target.exists() ? target.path() : null);
         AtomicFiles.publish(temp, target.path());
       }
     } catch (IOException e) {
@@ -179,15 +202,35 @@ public final class WorkspaceWriter {
           e);
     }
     crash.reached(CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT);
-    return AdapterOutcome.executed(complete(rec, clock.millis()));
+    long now = clock.millis();
+    return AdapterOutcome.executed(
+        complete(rec, now >= approval.expiresAtMs() ? now : authorizedAt));
   }
 
-  /** Settles every intent record left by an interrupted write (see the class comment). */
+  /**
+   * Settles every intent record left by an interrupted write (see the class comment) and removes
+   * temp files no record names (a crash before the intent was journaled).
+   */
   public void reconcilePending() {
-    for (IntentRecord rec : journal.intents()) {
+    List<IntentRecord> pending = journal.intents();
+    for (IntentRecord rec : pending) {
       if (!rec.indeterminate()) {
         reconcile(rec);
       }
+    }
+    try (Stream<Path> staged = Files.list(tempDir)) {
+      staged.forEach(WorkspaceWriter::deleteQuietly);
+    } catch (IOException e) {
+      throw new RatchetException(
+          ErrorCode.STORE_UNAVAILABLE, "workspace: cannot clean " + rel(tempDir), e);
+    }
+  }
+
+  private static void deleteQuietly(Path p) {
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException e) {
+      // A leftover temp file is invisible to observations and removed by the next reconcile.
     }
   }
 
@@ -196,13 +239,15 @@ public final class WorkspaceWriter {
     try {
       Files.deleteIfExists(root.resolve(rec.temp()));
       current = TreeScanner.entryOf(root.resolve(rec.path()));
+      if (current != null && current.startsWith("symlink:")) {
+        current = "not a regular file";
+      }
     } catch (IOException e) {
       throw new RatchetException(
           ErrorCode.STORE_UNAVAILABLE, "workspace: cannot reconcile '" + rec.path() + "'", e);
     }
     if (Objects.equals(current, rec.hashAfter())) {
-      // The commit time is unknown but no later than now: the conservative bound is recorded.
-      complete(rec, clock.millis());
+      complete(rec, rec.authorizedAtMs());
     } else if (Objects.equals(current, rec.hashBefore())) {
       journal.dropIntent(rec.key());
     } else {
