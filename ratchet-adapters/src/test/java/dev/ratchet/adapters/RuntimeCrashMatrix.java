@@ -42,8 +42,8 @@ abstract class RuntimeCrashMatrix {
     EXPIRED
   }
 
-  /** The adapter namespace, permissions, kinds and targets of the task. */
-  abstract TaskSpec task(Set<String> approvalRequired);
+  /** The task of a cell: adapter namespace, permissions, kinds, targets and verifier. */
+  abstract TaskSpec task(long cell, Set<String> approvalRequired);
 
   /** The three writes, in plan order. */
   abstract List<Step> writes(long cell);
@@ -116,7 +116,7 @@ abstract class RuntimeCrashMatrix {
       boolean canary,
       List<String> problems) {
     RuntimeFixture f = RuntimeFixture.inMemory(cell);
-    TaskSpec task = task(mode == Approvals.NONE ? Set.of() : Set.copyOf(writeKinds(cell)));
+    TaskSpec task = task(cell, mode == Approvals.NONE ? Set.of() : Set.copyOf(writeKinds(cell)));
     CrashPlan plan = new CrashPlan();
     String runId = "run-" + cell;
     boolean crashed = false;

@@ -29,7 +29,7 @@ class WorkspaceRuntimeTest extends RuntimeCrashMatrix {
   private WorkspaceAdapter open;
 
   @Override
-  TaskSpec task(Set<String> approvalRequired) {
+  TaskSpec task(long cell, Set<String> approvalRequired) {
     return new TaskSpec(
         "repair-greeting-on-disk",
         "v1",
