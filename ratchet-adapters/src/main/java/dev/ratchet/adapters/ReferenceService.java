@@ -1,6 +1,7 @@
 package dev.ratchet.adapters;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.ratchet.CrashSeam;
 import dev.ratchet.Entropy;
 import dev.ratchet.ErrorCode;
 import dev.ratchet.RatchetException;
@@ -15,6 +16,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -103,6 +105,14 @@ public final class ReferenceService implements AutoCloseable {
   /** Ledger rows (orders and payments) created under {@code key}. */
   public int effects(String key) {
     return store.effects(key);
+  }
+
+  /**
+   * Crash seam for tests: reached after a write committed in the ledger and before its response is
+   * sent (a child process halts there to die between its commit and its answer).
+   */
+  public void crashSeam(CrashSeam seam) {
+    http.crashSeam(Objects.requireNonNull(seam));
   }
 
   /**

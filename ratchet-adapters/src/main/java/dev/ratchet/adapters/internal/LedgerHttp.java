@@ -2,6 +2,8 @@ package dev.ratchet.adapters.internal;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import dev.ratchet.CrashPoint;
+import dev.ratchet.CrashSeam;
 import dev.ratchet.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
@@ -28,9 +30,15 @@ public final class LedgerHttp implements HttpHandler {
 
   private final LedgerStore store;
   private final AtomicInteger loseResponses = new AtomicInteger();
+  private volatile CrashSeam crash = CrashSeam.NONE;
 
   public LedgerHttp(LedgerStore store) {
     this.store = store;
+  }
+
+  /** Fires {@link CrashPoint#ADAPTER_AFTER_EXTERNAL_COMMIT} after a write commits, unanswered. */
+  public void crashSeam(CrashSeam seam) {
+    this.crash = seam;
   }
 
   /** Fault for tests: the next {@code n} committed writes never answer (the connection drops). */
@@ -116,6 +124,9 @@ public final class LedgerHttp implements HttpHandler {
             expires == null ? null : number("Ratchet-Approval-Expires-At", expires, 0),
             (JsonObject) body);
     Reply r = store.write(w);
+    if (r.status() == 201) {
+      crash.reached(CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT);
+    }
     if (r.status() == 201 && loseResponses.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
       return null;
     }
