@@ -18,6 +18,7 @@ import dev.ratchet.adapters.internal.ServiceReceipts;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonArray;
+import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
@@ -159,6 +160,7 @@ public final class IdempotentHttpAdapter implements EnvironmentAdapter {
         ServiceReceipts.parse(r.body(), namespace, idempotencyKey, "GET /v1/receipts"));
   }
 
+  /** GETs the kind's route. Reads are not fenced at the service: a stale reader changes nothing. */
   @Override
   public JsonObject read(String kind, JsonObject arguments, Fence fence) {
     HttpAction a = action(kind, ActionClass.READ);
@@ -190,16 +192,15 @@ public final class IdempotentHttpAdapter implements EnvironmentAdapter {
             "verifier.expect." + target);
     HttpCalls.Response r = http.get(a.path(arguments));
     requireOk(r, "GET " + a.pathTemplate());
-    Fields got =
-        Fields.exact(r.body(), "response", r.body().members().keySet().toArray(String[]::new));
-    long revision;
-    String fingerprint;
-    try {
-      revision = got.integer("revision", 0, Long.MAX_VALUE);
-      fingerprint = got.hex64("state_fingerprint");
-    } catch (RatchetException e) {
-      throw RatchetException.contract("GET " + a.pathTemplate() + ": " + e.getMessage());
+    if (!(r.body().get("revision").orElse(null) instanceof JsonInt rev)
+        || rev.value() < 0
+        || !(r.body().get("state_fingerprint").orElse(null) instanceof JsonString fp)
+        || !Text.isHex64(fp.value())) {
+      throw RatchetException.contract(
+          "GET " + a.pathTemplate() + ": the answer must carry its revision and state_fingerprint");
     }
+    long revision = rev.value();
+    String fingerprint = fp.value();
     List<JsonValue> mismatches = new ArrayList<>();
     want.members()
         .forEach(

@@ -190,7 +190,7 @@ public final class WorkspaceAdapter implements EnvironmentAdapter, AutoCloseable
     if (!WorkspaceActions.READ_FILE.equals(kind)) {
       throw RatchetException.contract("action.kind: '" + kind + "' is not a workspace read");
     }
-    actions.specs().get(0).validateArguments(arguments, "action.arguments");
+    actions.validateRead(arguments);
     return lock.with(
         () -> {
           writer.reconcilePending();

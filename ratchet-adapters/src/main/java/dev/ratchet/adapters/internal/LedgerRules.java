@@ -57,8 +57,8 @@ public final class LedgerRules {
   }
 
   static Effect apply(Connection c, LedgerWrite w, long revision, long now) throws SQLException {
-    Fields f = Fields.exact(w.body(), "body", w.body().members().keySet().toArray(String[]::new));
     if (CREATE_ORDER.equals(w.kind())) {
+      Fields f = Fields.exact(w.body(), "body", "account", "sku", "quantity", "unit_price_cents");
       String id = String.format("ord_%06d", revision);
       long amount =
           f.integer("quantity", 1, 1000) * f.integer("unit_price_cents", 0, 1_000_000_000);
@@ -77,6 +77,7 @@ public final class LedgerRules {
       }
       return new Effect(order(c, id), id, null);
     }
+    Fields f = Fields.exact(w.body(), "body", "account", "order_id", "amount_cents");
     String orderId = f.string("order_id");
     JsonObject o = order(c, orderId);
     if (o == null || !text(o, "account").equals(f.string("account"))) {

@@ -153,7 +153,18 @@ public final class ReceiptJournal implements AutoCloseable {
   }
 
   public Optional<IntentRecord> intent(String key) {
-    return intents().stream().filter(r -> r.key().equals(key)).findFirst();
+    String text =
+        db.read(
+            c -> {
+              try (PreparedStatement s =
+                  c.prepareStatement("SELECT record FROM intents WHERE idem_key=?")) {
+                s.setString(1, key);
+                try (ResultSet rs = s.executeQuery()) {
+                  return rs.next() ? rs.getString(1) : null;
+                }
+              }
+            });
+    return text == null ? Optional.empty() : Optional.of(IntentRecord.fromJson(Json.parse(text)));
   }
 
   /** Inserts or replaces the intent record under its key. */

@@ -82,6 +82,15 @@ public final class WorkspaceActions {
         WorkspaceActions::pathOf);
   }
 
+  /** Validates {@code read_file} arguments (CONTRACT on any problem). */
+  public void validateRead(JsonObject arguments) {
+    readArguments(arguments, "action.arguments");
+  }
+
+  private static void readArguments(JsonObject a, String p) {
+    WorkspacePaths.require(p + ".path", Fields.exact(a, p, "path").string("path"));
+  }
+
   /** Validates a write intent's kind and arguments (CONTRACT on any problem). */
   public WriteOp writeOp(WriteIntent intent) {
     String k = intent.kind();
