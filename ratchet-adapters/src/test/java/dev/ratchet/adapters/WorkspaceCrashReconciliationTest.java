@@ -81,6 +81,31 @@ class WorkspaceCrashReconciliationTest {
   }
 
   @Test
+  void twoRecoverersReconcilingTheSameWriteProduceOneReceipt() throws Exception {
+    crashAfterRename("k1");
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      java.util.List<java.util.concurrent.Future<Receipt>> found = new java.util.ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        found.add(
+            pool.submit(
+                () -> {
+                  try (WorkspaceAdapter other = Workspaces.builder(root, clock).open()) {
+                    return other.lookup("k1").orElseThrow();
+                  }
+                }));
+      }
+      assertThat(found.get(0).get()).isEqualTo(found.get(1).get());
+    } finally {
+      pool.shutdownNow();
+    }
+    ws = Workspaces.builder(root, clock).open();
+    assertThat(ws.observe().revision()).isEqualTo(1);
+    assertThat(Workspaces.read(root.resolve("log.txt"))).isEqualTo("A\n");
+  }
+
+  @Test
   void aRetryAfterTheCrashReplaysInsteadOfAppendingAgain() {
     crashAfterRename("k1");
     ws = Workspaces.builder(root, clock).open();
