@@ -29,6 +29,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +55,7 @@ public final class IdempotentHttpAdapter implements EnvironmentAdapter {
 
   private IdempotentHttpAdapter(Builder b) {
     this.namespace = b.namespace;
-    this.actions = Map.copyOf(b.actions);
+    this.actions = Collections.unmodifiableMap(new LinkedHashMap<>(b.actions));
     this.http = new HttpCalls(b.base, b.timeout, b.maxResponseBytes);
     this.maxRequestBytes = b.maxRequestBytes;
     this.crash = b.crash;

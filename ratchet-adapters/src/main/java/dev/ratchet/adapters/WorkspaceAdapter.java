@@ -262,8 +262,8 @@ public final class WorkspaceAdapter implements EnvironmentAdapter, AutoCloseable
     }
 
     /**
-     * Top-level directories that are not state outside git (build output); inside a git work tree
-     * {@code .gitignore} decides. Excluded names are also not writable.
+     * Top-level names that are neither state nor writable (build output, caches). In a git work
+     * tree, files git ignores are not state either, whether excluded here or not.
      */
     public Builder exclude(String... topLevelNames) {
       for (String n : topLevelNames) {
