@@ -34,7 +34,7 @@ class TamperSmokeTest {
     System.out.print(out);
     assertThat(s.passed()).as(out).isTrue();
     long mutations = s.totals().get("mutations");
-    assertThat(mutations).isEqualTo(4L * TamperCampaign.mutationsPerTrial(Mode.SMOKE));
+    assertThat(mutations).isEqualTo(4L * TamperCampaign.mutationsPerTrial(Mode.SMOKE, false));
     assertThat(s.totals().get("refused")).isEqualTo(mutations);
     assertThat(s.totals()).doesNotContainKeys("accepted", "unexpected");
     // Every kind of the catalogue was applied at least once.
