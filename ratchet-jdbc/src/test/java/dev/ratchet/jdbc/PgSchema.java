@@ -23,18 +23,25 @@ import java.time.InstantSource;
  */
 final class PgSchema implements AutoCloseable {
   final String name;
-  private final Connection admin;
+  private final String url;
+  private Connection admin; // reconnected after a server restart
   private boolean pinned;
   private long pinnedAt = Long.MIN_VALUE;
 
-  private PgSchema(String name, Connection admin) {
+  private PgSchema(String name, String url, Connection admin) {
     this.name = name;
+    this.url = url;
     this.admin = admin;
   }
 
-  /** A new migrated schema with worker and inspector grants. */
+  /** A new migrated schema with worker and inspector grants, on the shared service. */
   static PgSchema create() {
-    PgSchema s = createEmpty();
+    return create(Postgres.URL);
+  }
+
+  /** A new migrated schema with worker and inspector grants, on the server at {@code url}. */
+  static PgSchema create(String url) {
+    PgSchema s = createEmpty(url);
     try {
       JdbcStore.open(s.owner(), options().withOpenMode(OpenMode.CREATE)).close();
       PostgresAccess.grantWorker(s.owner(), Postgres.WORKER);
@@ -46,17 +53,26 @@ final class PgSchema implements AutoCloseable {
     }
   }
 
-  /** A new empty schema owned by the owner role (not migrated). */
+  /** A new empty schema owned by the owner role (not migrated), on the shared service. */
   static PgSchema createEmpty() {
     String problem = Postgres.problem();
     if (problem != null) {
       throw new IllegalStateException("PostgreSQL is not available: " + problem);
     }
+    return createEmpty(Postgres.URL);
+  }
+
+  private static PgSchema createEmpty(String url) {
     String name = Postgres.newSchemaName();
     try {
-      Connection admin = Postgres.admin();
-      Postgres.exec(admin, "CREATE SCHEMA " + name + " AUTHORIZATION " + Postgres.OWNER);
-      return new PgSchema(name, admin);
+      Connection admin = Postgres.connect(url, Postgres.ADMIN);
+      Postgres.createRoles(admin);
+      // Nobody needs this connection's writes to survive a power loss.
+      Postgres.exec(
+          admin,
+          "SET synchronous_commit = off",
+          "CREATE SCHEMA " + name + " AUTHORIZATION " + Postgres.OWNER);
+      return new PgSchema(name, url, admin);
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
@@ -69,9 +85,7 @@ final class PgSchema implements AutoCloseable {
   }
 
   Database as(String role) {
-    return Database.postgres(Postgres.URL, role, Postgres.PASSWORD)
-        .withSchema(name)
-        .withPoolSize(4);
+    return Database.postgres(url, role, Postgres.PASSWORD).withSchema(name).withPoolSize(4);
   }
 
   Database owner() {
@@ -116,39 +130,67 @@ final class PgSchema implements AutoCloseable {
     if (epochMillis == pinnedAt) {
       return;
     }
-    try (PreparedStatement ps =
-        admin.prepareStatement("UPDATE " + name + ".ratchet_test_clock SET now_ms = ?")) {
-      ps.setLong(1, epochMillis);
-      ps.executeUpdate();
+    try {
+      withAdmin(
+          c -> {
+            try (PreparedStatement ps =
+                c.prepareStatement("UPDATE " + name + ".ratchet_test_clock SET now_ms = ?")) {
+              ps.setLong(1, epochMillis);
+              ps.executeUpdate();
+            }
+          });
       pinnedAt = epochMillis;
     } catch (SQLException e) {
       throw new IllegalStateException("setting the pinned clock of " + name, e);
     }
   }
 
-  /** Empties every store table (between the tests of one class). */
+  /**
+   * Empties every store table (between the tests of one class); DELETE, because the tables are tiny
+   * and TRUNCATE's new files cost more.
+   */
   synchronized void truncate() {
     exec(
-        "TRUNCATE "
-            + String.join(
-                ", ",
-                java.util.stream.Stream.of(
-                        "ratchet_marks",
-                        "ratchet_generations",
-                        "ratchet_checkpoints",
-                        "ratchet_records",
-                        "ratchet_leases",
-                        "ratchet_inbox")
-                    .map(t -> name + "." + t)
-                    .toList()));
+        java.util.stream.Stream.of(
+                "ratchet_marks",
+                "ratchet_generations",
+                "ratchet_checkpoints",
+                "ratchet_records",
+                "ratchet_leases",
+                "ratchet_inbox")
+            .map(t -> "DELETE FROM " + name + "." + t)
+            .toArray(String[]::new));
   }
 
   /** Runs statements as the admin (superuser). */
   synchronized void exec(String... statements) {
     try {
-      Postgres.exec(admin, statements);
+      withAdmin(c -> Postgres.exec(c, statements));
     } catch (SQLException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  private interface AdminWork {
+    void run(Connection c) throws SQLException;
+  }
+
+  /** Runs {@code work} on the admin connection, reconnecting once if the server restarted. */
+  private void withAdmin(AdminWork work) throws SQLException {
+    try {
+      work.run(admin);
+    } catch (SQLException e) {
+      if (admin.isValid(2)) {
+        throw e;
+      }
+      try {
+        admin.close();
+      } catch (SQLException ignored) {
+        // it is gone already
+      }
+      admin = Postgres.connect(url, Postgres.ADMIN);
+      Postgres.exec(admin, "SET synchronous_commit = off");
+      work.run(admin);
     }
   }
 
@@ -160,7 +202,7 @@ final class PgSchema implements AutoCloseable {
   @Override
   public synchronized void close() {
     try {
-      Postgres.exec(admin, "DROP SCHEMA IF EXISTS " + name + " CASCADE");
+      withAdmin(c -> Postgres.exec(c, "DROP SCHEMA IF EXISTS " + name + " CASCADE"));
     } catch (SQLException e) {
       // left for the stale-schema sweep of a later run
     } finally {

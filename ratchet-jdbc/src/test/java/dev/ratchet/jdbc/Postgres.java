@@ -76,7 +76,7 @@ final class Postgres {
   }
 
   /** The shared login roles, created idempotently (another run may create them at once). */
-  private static void createRoles(Connection c) throws SQLException {
+  static void createRoles(Connection c) throws SQLException {
     for (String role : List.of(OWNER, WORKER, INSPECTOR)) {
       exec(
           c,
