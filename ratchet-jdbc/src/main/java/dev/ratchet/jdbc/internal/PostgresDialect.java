@@ -52,12 +52,13 @@ final class PostgresDialect implements Dialect {
   /**
    * The session settings of every store connection, as server startup options: READ COMMITTED
    * writes, {@code synchronous_commit = on} whatever the server's default (a commit returns once
-   * its WAL is flushed), and row locks waited for at most the busy timeout.
+   * its WAL is flushed), and row locks waited for at most the busy timeout (at least 1 ms: for
+   * PostgreSQL 0 means no limit, for SQLite it means no wait).
    */
   static String sessionOptions(StoreOptions options) {
     return "-c default_transaction_isolation=read\\ committed -c synchronous_commit=on"
         + " -c lock_timeout="
-        + options.busyTimeout().toMillis();
+        + Math.max(1, options.busyTimeout().toMillis()); // 0 would mean "wait forever" here
   }
 
   @Override
