@@ -51,7 +51,7 @@ final class RunCommand extends CliCommand {
             runId != null ? runId : "run-" + HexFormat.of().formatHex(services.entropy().bytes(4)));
     Settings settings = common.settings(null);
     Session.preflight(settings);
-    EnvironmentAdapter adapter = Session.adapter(services, tf, true);
+    EnvironmentAdapter adapter = Session.adapter(services, tf, true, CrashSeam.NONE);
     try (Session session =
         Session.open(services, settings, StoreFactory.Mode.CREATE, CrashSeam.NONE)) {
       if (session.store().runs().stream().anyMatch(r -> r.runId().equals(id))) {

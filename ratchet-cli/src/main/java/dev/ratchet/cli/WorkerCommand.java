@@ -1,14 +1,12 @@
 package dev.ratchet.cli;
 
 import dev.ratchet.CrashPoint;
-import dev.ratchet.CrashSeam;
 import dev.ratchet.ErrorCode;
 import dev.ratchet.Ratchet;
 import dev.ratchet.RatchetException;
 import dev.ratchet.Recovery;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
-import dev.ratchet.cli.internal.CrashingAdapter;
 import dev.ratchet.cli.internal.Driver;
 import dev.ratchet.cli.internal.HaltingSeam;
 import dev.ratchet.cli.internal.KeyChangingCanary;
@@ -76,7 +74,7 @@ final class WorkerCommand extends CliCommand {
 
   @Override
   public Integer call() {
-    CrashSeam seam = crashAt == null ? CrashSeam.NONE : new HaltingSeam(crashAt, out());
+    HaltingSeam seam = new HaltingSeam(crashAt, out());
     StoreFactory.Mode mode =
         start != null ? StoreFactory.Mode.CREATE : StoreFactory.Mode.MUST_EXIST;
     try (Session session = Session.open(services, common.settings(null), mode, seam)) {
@@ -84,13 +82,9 @@ final class WorkerCommand extends CliCommand {
           start != null
               ? TaskFile.load(start, services.adapters())
               : session.taskFor(session.find(runId));
-      EnvironmentAdapter real = session.adapter(tf, start != null);
+      EnvironmentAdapter real = Session.adapter(services, tf, start != null, seam);
       EnvironmentAdapter adapter =
-          new CrashingAdapter(
-              canary
-                  ? new KeyChangingCanary(real, Long.toString(ProcessHandle.current().pid()))
-                  : real,
-              seam);
+          canary ? new KeyChangingCanary(real, Long.toString(ProcessHandle.current().pid())) : real;
       Ratchet ratchet = session.ratchet(Workers.id(workerId), Duration.ofMillis(leaseTtlMs), seam);
       Run run;
       Recovery recovery = null;
@@ -103,6 +97,7 @@ final class WorkerCommand extends CliCommand {
         recovery = run.recovery();
         report(before, recovery);
       }
+      seam.arm();
       try {
         while (true) {
           Driver.Result r = new Driver(run, tf.plan(), line -> line(STEP + line)).drive(recovery);

@@ -62,7 +62,8 @@ final class MemoryHarness {
           }
 
           @Override
-          public EnvironmentAdapter open(TaskSpec task, JsonObject connect, boolean prepare) {
+          public EnvironmentAdapter open(
+              TaskSpec task, JsonObject connect, boolean prepare, dev.ratchet.CrashSeam seam) {
             return workspace;
           }
         };

@@ -3,7 +3,6 @@ package dev.ratchet.cli.internal;
 import dev.ratchet.Entropy;
 import dev.ratchet.Seams;
 import java.time.InstantSource;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -21,9 +20,6 @@ public record Services(
 
   public static Services standard() {
     return new Services(
-        StoreFactories.standard(),
-        new AdapterRegistry(List.of()),
-        Seams.systemClock(),
-        Seams.secureEntropy());
+        StoreFactories.standard(), Adapters.standard(), Seams.systemClock(), Seams.secureEntropy());
   }
 }

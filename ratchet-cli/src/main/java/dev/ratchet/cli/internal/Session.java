@@ -217,15 +217,16 @@ public final class Session implements AutoCloseable {
   }
 
   public EnvironmentAdapter adapter(TaskFile tf, boolean prepare) {
-    return adapter(services, tf, prepare);
+    return adapter(services, tf, prepare, CrashSeam.NONE);
   }
 
   /** Opens the adapter a task file names (before any store is opened, for {@code run}). */
-  public static EnvironmentAdapter adapter(Services services, TaskFile tf, boolean prepare) {
+  public static EnvironmentAdapter adapter(
+      Services services, TaskFile tf, boolean prepare, CrashSeam seam) {
     return services
         .adapters()
         .get("task.adapter", tf.task().adapter())
-        .open(tf.task(), tf.connect(), prepare);
+        .open(tf.task(), tf.connect(), prepare, seam);
   }
 
   /** A run's checked context: its task file, adapter and verified state (nothing executed). */
