@@ -11,6 +11,9 @@ final class JsonParser {
   /** Longest number literal accepted: more digits than any double or safe integer needs. */
   private static final int MAX_NUMBER_CHARS = 64;
 
+  /** Literals some encoders emit for non-finite doubles; named in the refusal. */
+  private static final String[] NON_FINITE = {"NaN", "Infinity", "-Infinity"};
+
   private final String s;
   private final JsonLimits limits;
   private int pos;
@@ -52,6 +55,11 @@ final class JsonParser {
         literal(path, "null");
         return JsonNull.INSTANCE;
       default:
+        for (String word : NON_FINITE) {
+          if (s.startsWith(word, pos)) {
+            throw fail(path, "non-finite number " + word + " is not allowed");
+          }
+        }
         if (c == '-' || (c >= '0' && c <= '9')) {
           return number(path);
         }
@@ -91,6 +99,10 @@ final class JsonParser {
       if (c != ',') {
         throw fail(path, "expected ',' or '}' in object");
       }
+      skipWhitespace();
+      if (peek() == '}') {
+        throw fail(path, "trailing comma in object");
+      }
     }
   }
 
@@ -114,6 +126,10 @@ final class JsonParser {
       }
       if (c != ',') {
         throw fail(path, "expected ',' or ']' in array");
+      }
+      skipWhitespace();
+      if (peek() == ']') {
+        throw fail(path, "trailing comma in array");
       }
     }
   }
@@ -171,7 +187,7 @@ final class JsonParser {
         }
         int cp = 0;
         for (int i = 0; i < 4; i++) {
-          int d = Character.digit(s.charAt(pos++), 16);
+          int d = hexDigit(s.charAt(pos++));
           if (d < 0) {
             throw fail(path, "invalid hex digit in \\u escape");
           }
@@ -181,6 +197,20 @@ final class JsonParser {
       default:
         throw fail(path, "invalid escape \\" + describe(e));
     }
+  }
+
+  /** ASCII hex only: {@link Character#digit} would also take fullwidth and other digits. */
+  private static int hexDigit(char c) {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+      return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+      return c - 'A' + 10;
+    }
+    return -1;
   }
 
   private void requireWellFormed(String path, CharSequence text) {
@@ -237,7 +267,13 @@ final class JsonParser {
         return new JsonInt(v);
       }
     }
-    double d = new BigDecimal(literal).doubleValue();
+    double d;
+    try {
+      d = new BigDecimal(literal).doubleValue();
+    } catch (NumberFormatException e) {
+      // BigDecimal refuses exponents beyond the int range (e.g. 1e99999999999).
+      throw fail(path, "number exponent is out of range");
+    }
     if (!Double.isFinite(d)) {
       throw fail(path, "number is out of range for IEEE-754 double");
     }

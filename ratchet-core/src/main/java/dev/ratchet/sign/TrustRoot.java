@@ -16,7 +16,8 @@ public final class TrustRoot {
 
   private TrustRoot(Role role, Map<String, SecretKey> keysBySigner) {
     this.role = role;
-    this.keysBySigner = Map.copyOf(new TreeMap<>(keysBySigner));
+    // Sorted, so toString (ids only) is the same on every run.
+    this.keysBySigner = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(keysBySigner));
   }
 
   public static TrustRoot approvers(Map<String, SecretKey> keysBySigner) {

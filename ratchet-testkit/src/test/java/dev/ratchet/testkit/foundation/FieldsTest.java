@@ -1,0 +1,462 @@
+package dev.ratchet.testkit.foundation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.ratchet.ErrorCode;
+import dev.ratchet.RatchetException;
+import dev.ratchet.Run;
+import dev.ratchet.adapter.Receipt;
+import dev.ratchet.adapter.WorkspacePaths;
+import dev.ratchet.json.Fields;
+import dev.ratchet.json.Json;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonString;
+import dev.ratchet.json.Text;
+import dev.ratchet.model.Action;
+import dev.ratchet.model.Approval;
+import dev.ratchet.model.Budgets;
+import dev.ratchet.model.ReviewDecision;
+import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.model.TaskSpec;
+import dev.ratchet.testkit.Rules;
+import dev.ratchet.testkit.RuntimeFixture;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Strict record reading (reference-behaviour §1.3, D14, D16): integers are integers, objects have
+ * exactly their keys, text is text, lists are unique, envelopes have their shape, and every refusal
+ * carries a stable code.
+ */
+class FieldsTest {
+  private static final String HEX = "ab".repeat(32);
+
+  private static JsonObject obj(String json) {
+    return (JsonObject) Json.parse(json);
+  }
+
+  /** Asserts a CONTRACT refusal whose message starts with {@code path} and names {@code rule}. */
+  private static void contract(ThrowingCallable call, String path, String rule) {
+    Throwable t = catchThrowable(call);
+    assertThat(t).isInstanceOf(RatchetException.class);
+    RatchetException e = (RatchetException) t;
+    assertThat(e.code()).isEqualTo(ErrorCode.CONTRACT);
+    assertThat(e.getMessage()).startsWith(path + ": ").contains(rule);
+  }
+
+  // ---------------------------------------------------------------- integers
+
+  @Test
+  @Rules({"R1.3-integer", "R1.2-codes"})
+  void integersRefuseBooleansStringsAndDecimals() {
+    for (String coercion : List.of("true", "\"1\"", "1.0", "1e0", "null", "[1]", "{}")) {
+      Fields f = Fields.exact(obj("{\"n\":" + coercion + "}"), "rec", "n");
+      contract(() -> f.integer("n", 0, 10), "rec.n", "must be an integer, got ");
+    }
+    Fields ok = Fields.exact(obj("{\"n\":1}"), "rec", "n");
+    assertThat(ok.integer("n", 0, 10)).isEqualTo(1);
+    contract(() -> ok.integer("n", 2, 10), "rec.n", "must be an integer from 2 to 10");
+    Fields negative = Fields.exact(obj("{\"n\":-1}"), "rec", "n");
+    contract(() -> negative.integer("n", 0, 10), "rec.n", "must be an integer from 0 to 10");
+  }
+
+  @Test
+  @Rules({"R1.3-integer", "R1.2-codes"})
+  void modelRecordsRefuseCoercedIntegers() {
+    String budgets =
+        "{\"max_proposals\":10,\"max_steps\":%s,\"max_wall_time_ms\":1000,\"max_cost\":0}";
+    assertThat(Budgets.fromJson(obj(budgets.formatted("5")), "budgets").maxSteps()).isEqualTo(5);
+    contract(
+        () -> Budgets.fromJson(obj(budgets.formatted("5.0")), "budgets"),
+        "budgets.max_steps",
+        "must be an integer, got number");
+    contract(
+        () -> Budgets.fromJson(obj(budgets.formatted("\"5\"")), "budgets"),
+        "budgets.max_steps",
+        "must be an integer, got string");
+    contract(
+        () -> Budgets.fromJson(obj(budgets.formatted("true")), "budgets"),
+        "budgets.max_steps",
+        "must be an integer, got boolean");
+    JsonObject approval = approvalJson();
+    contract(
+        () -> Approval.fromJson(approval.with("environment_revision", Json.parse("3.0")), "a"),
+        "a.environment_revision",
+        "must be an integer");
+    contract(
+        () -> Approval.fromJson(approval.with("expires_at_ms", new JsonString("99")), "a"),
+        "a.expires_at_ms",
+        "must be an integer, got string");
+  }
+
+  // ---------------------------------------------------------------- exact keys
+
+  @Test
+  @Rules({"R1.3-exact-keys", "R1.2-codes"})
+  void missingAndUnknownKeysAreReportedApart() {
+    contract(() -> Fields.exact(obj("{\"a\":1}"), "rec", "a", "b"), "rec", "missing fields [b]");
+    contract(
+        () -> Fields.exact(obj("{\"a\":1,\"b\":2,\"c\":3,\"0\":4}"), "rec", "a", "b"),
+        "rec",
+        "unknown fields [0, c]");
+    Throwable missing = catchThrowable(() -> Fields.exact(obj("{\"a\":1}"), "rec", "a", "b"));
+    assertThat(missing.getMessage()).doesNotContain("unknown");
+    Throwable unknown =
+        catchThrowable(() -> Fields.exact(obj("{\"a\":1,\"b\":2,\"c\":3}"), "rec", "a", "b"));
+    assertThat(unknown.getMessage()).doesNotContain("missing");
+    // Both at once: refused, with the missing ones named first.
+    contract(() -> Fields.exact(obj("{\"a\":1,\"z\":2}"), "rec", "a", "b"), "rec", "missing");
+    // A null member is present, not missing; the accessor then refuses its type.
+    Fields withNull = Fields.exact(obj("{\"a\":null}"), "rec", "a");
+    contract(() -> withNull.string("a"), "rec.a", "must be a string, got null");
+    contract(
+        () -> Fields.exact(Json.parse("[]"), "rec", "a"), "rec", "must be an object, got array");
+  }
+
+  @Test
+  @Rules({"R1.3-exact-keys", "R1.2-codes"})
+  void modelRecordsReportMissingAndUnknownKeysWithTheirPath() {
+    JsonObject approval = approvalJson();
+    assertThat(Approval.fromJson(approval, "approval").nonce()).isEqualTo("n-1");
+    contract(
+        () -> Approval.fromJson(approval.without("nonce"), "approval"),
+        "approval",
+        "missing fields [nonce]");
+    contract(
+        () -> Approval.fromJson(approval.with("generation", Json.parse("3")), "approval"),
+        "approval",
+        "unknown fields [generation]");
+    JsonObject task = taskJson();
+    assertThat(TaskSpec.fromJson(task, "task").taskId()).isEqualTo("t");
+    contract(
+        () -> TaskSpec.fromJson(task.with("budgets", obj("{\"max_steps\":1}")), "task"),
+        "task.budgets",
+        "missing fields [max_cost, max_proposals, max_wall_time_ms]");
+    contract(
+        () -> TaskSpec.fromJson(task.with("schema_version", Json.parse("2")), "task"),
+        "task.schema_version",
+        "must be an integer from 1 to 1");
+  }
+
+  // ---------------------------------------------------------------- text
+
+  @Test
+  @Rules({"R1.3-text", "R1.2-codes"})
+  void textIsNonBlankAtMost200CodePointsAndNeverTrimmed() {
+    for (String blank : List.of("", " ", "\t\n", "\u2003", "\u3000 ")) {
+      contract(() -> Text.require("f", blank), "f", "must not be empty or blank");
+    }
+    assertThat(Text.require("f", " x ")).isEqualTo(" x ");
+    assertThat(Text.require("f", "\u00a0")).isEqualTo("\u00a0"); // NBSP is not whitespace in Java
+    assertThat(Text.require("f", "x".repeat(200))).hasSize(200);
+    contract(() -> Text.require("f", "x".repeat(201)), "f", "must be at most 200 characters");
+    // The limit is in code points: 200 emoji are 400 UTF-16 units and still fit.
+    String emoji = "\uD83D\uDE00".repeat(200);
+    assertThat(Text.require("f", emoji)).isSameAs(emoji);
+    contract(() -> Text.require("f", emoji + "x"), "f", "at most 200 characters");
+    contract(() -> Text.require("f", null), "f", "must be a string");
+
+    Fields f =
+        Fields.exact(obj("{\"t\":\"  padded  \",\"b\":\"   \",\"n\":7}"), "rec", "t", "b", "n");
+    assertThat(f.text("t")).isEqualTo("  padded  ");
+    contract(() -> f.text("b"), "rec.b", "must not be empty or blank");
+    contract(() -> f.text("n"), "rec.n", "must be a string, got integer");
+    contract(() -> f.text("t", 5), "rec.t", "must be at most 5 characters");
+  }
+
+  @Test
+  @Rules({"R1.3-text", "R1.2-codes"})
+  void modelTextFieldsKeepTheirSpacesAndRefuseBlanks() {
+    JsonObject approval = approvalJson();
+    assertThat(Approval.fromJson(approval.with("nonce", new JsonString(" n ")), "a").nonce())
+        .isEqualTo(" n ");
+    contract(
+        () -> Approval.fromJson(approval.with("run_id", new JsonString(" ")), "a"),
+        "a.run_id",
+        "must not be empty or blank");
+    contract(
+        () -> Approval.fromJson(approval.with("task_id", new JsonString("t".repeat(201))), "a"),
+        "a.task_id",
+        "at most 200");
+    contract(
+        () ->
+            Approval.fromJson(approval.with("intent_digest", new JsonString("AB".repeat(32))), "a"),
+        "a.intent_digest",
+        "must be 64 lowercase hex characters");
+  }
+
+  // ---------------------------------------------------------------- unique lists
+
+  @Test
+  @Rules({"R1.3-unique-list", "R1.2-codes"})
+  void uniqueListsRefuseDuplicatesOutsidersEmptinessAndNonText() {
+    Set<String> allowed = Set.of("a", "b", "c");
+    Fields f =
+        Fields.exact(
+            obj(
+                "{\"ok\":[\"c\",\"a\"],\"dup\":[\"a\",\"b\",\"a\"],\"out\":[\"a\",\"z\"],"
+                    + "\"empty\":[],\"num\":[\"a\",1],\"blank\":[\" \"],\"str\":\"a\"}"),
+            "rec",
+            "ok",
+            "dup",
+            "out",
+            "empty",
+            "num",
+            "blank",
+            "str");
+    assertThat(f.uniqueTexts("ok", allowed, false)).containsExactly("c", "a");
+    contract(() -> f.uniqueTexts("dup", allowed, false), "rec.dup[2]", "duplicate item 'a'");
+    contract(
+        () -> f.uniqueTexts("out", allowed, false), "rec.out[1]", "'z' is not one of [a, b, c]");
+    contract(() -> f.uniqueTexts("empty", allowed, false), "rec.empty", "must not be empty");
+    assertThat(f.uniqueTexts("empty", allowed, true)).isEmpty();
+    contract(
+        () -> f.uniqueTexts("num", null, false), "rec.num[1]", "must be a string, got integer");
+    contract(
+        () -> f.uniqueTexts("blank", null, false), "rec.blank[0]", "must not be empty or blank");
+    contract(() -> f.uniqueTexts("str", null, false), "rec.str", "must be an array, got string");
+  }
+
+  @Test
+  @Rules({"R1.3-unique-list", "R1.2-codes"})
+  void modelListsAreUniqueAndDrawnFromTheirAllowedSet() {
+    JsonObject task = taskJson();
+    contract(
+        () -> TaskSpec.fromJson(task.with("action_kinds", Json.parse("[\"w\",\"w\"]")), "task"),
+        "task.action_kinds[1]",
+        "duplicate item 'w'");
+    contract(
+        () -> TaskSpec.fromJson(task.with("targets", Json.parse("[]")), "task"),
+        "task.targets",
+        "must not be empty");
+    JsonObject action =
+        obj(
+            "{\"action_id\":\"a1\",\"kind\":\"w\",\"arguments\":{},\"idempotency_key\":null,"
+                + "\"environment_revision\":0,\"preconditions\":[\"always\"],\"risk\":\"r\","
+                + "\"deadline_proposal\":5}");
+    contract(
+        () -> Action.fromJson(action, "action"),
+        "action.preconditions[0]",
+        "'always' is not one of [" + Action.REVISION_MATCHES + "]");
+  }
+
+  // ---------------------------------------------------------------- signed envelopes
+
+  @Test
+  @Rules({"R1.3-envelope", "R1.2-codes"})
+  void signedEnvelopesArePayloadAndAHex64Hmac() {
+    JsonObject good = obj("{\"payload\":{\"x\":1},\"hmac_sha256\":\"" + HEX + "\"}");
+    SignedEnvelope e = SignedEnvelope.fromJson(good, "approval");
+    assertThat(e.payload()).isEqualTo(obj("{\"x\":1}"));
+    assertThat(e.hmacSha256()).isEqualTo(HEX);
+    assertThat(e.toJson()).isEqualTo(good);
+    contract(
+        () -> SignedEnvelope.fromJson(good.without("hmac_sha256"), "approval"),
+        "approval",
+        "missing fields [hmac_sha256]");
+    contract(
+        () -> SignedEnvelope.fromJson(good.with("signer", new JsonString("alice")), "approval"),
+        "approval",
+        "unknown fields [signer]");
+    contract(
+        () -> SignedEnvelope.fromJson(good.with("hmac", new JsonString(HEX)), "approval"),
+        "approval",
+        "unknown fields [hmac]");
+    for (String bad :
+        List.of(HEX.toUpperCase(), HEX.substring(1), HEX + "0", "zz" + HEX.substring(2))) {
+      contract(
+          () -> SignedEnvelope.fromJson(good.with("hmac_sha256", new JsonString(bad)), "approval"),
+          "approval.hmac_sha256",
+          "must be 64 lowercase hex characters");
+    }
+    contract(
+        () -> SignedEnvelope.fromJson(good.with("payload", Json.parse("[]")), "approval"),
+        "approval.payload",
+        "must be an object, got array");
+    contract(
+        () -> SignedEnvelope.fromJson(good.with("hmac_sha256", Json.parse("1")), "approval"),
+        "approval.hmac_sha256",
+        "must be a string, got integer");
+    contract(() -> new SignedEnvelope(JsonObject.EMPTY, "x"), "hmac_sha256", "64 lowercase hex");
+  }
+
+  @Test
+  @Rules({"R1.3-exact-keys", "R1.2-codes"})
+  void reviewDecisionsAndReceiptsAreReadStrictly() {
+    JsonObject d =
+        new ReviewDecision(
+                "rita",
+                "t",
+                "r",
+                "p",
+                "1",
+                "case-1",
+                null,
+                null,
+                null,
+                null,
+                null,
+                "ws",
+                3,
+                ReviewDecision.REPLAN,
+                "n")
+            .toJson();
+    assertThat(ReviewDecision.fromJson(d, "decision").decision()).isEqualTo("replan");
+    contract(
+        () -> ReviewDecision.fromJson(d.with("decision", new JsonString("approve")), "decision"),
+        "decision.decision",
+        "'approve' is not one of [abort, replan]");
+    contract(
+        () -> ReviewDecision.fromJson(d.with("decision", new JsonString("Replan")), "decision"),
+        "decision.decision",
+        "is not one of");
+    JsonObject receipt = receiptJson();
+    assertThat(Receipt.fromJson(receipt, "receipt").adapterVersion()).isEqualTo(1);
+    contract(
+        () -> Receipt.fromJson(receipt.with("adapter_version", Json.parse("0")), "receipt"),
+        "receipt.adapter_version",
+        "must be an integer from 1");
+    contract(
+        () -> Receipt.fromJson(receipt.without("business_id"), "receipt"),
+        "receipt",
+        "missing fields [business_id]");
+  }
+
+  // ---------------------------------------------------------------- workspace paths
+
+  @Test
+  @Rules({"R1.3-path", "R1.2-codes"})
+  void workspacePathsAreRelativeCanonicalAndFreeOfBackslashAndNul() {
+    for (String ok : List.of("app.py", "src/main/app.py", ".hidden", "...", " a", "a b/c")) {
+      assertThat(WorkspacePaths.require("args.path", ok)).isEqualTo(ok);
+    }
+    assertThat(WorkspacePaths.require("p", "x".repeat(200))).hasSize(200);
+    contract(() -> WorkspacePaths.require("p", "x".repeat(201)), "p", "at most 200");
+    contract(() -> WorkspacePaths.require("p", "/etc/passwd"), "p", "must be relative");
+    for (String bad : List.of("a/../b", "../a", "./a", "a/.", "a//b", "a/", "..")) {
+      contract(() -> WorkspacePaths.require("p", bad), "p", "must be canonical");
+    }
+    contract(() -> WorkspacePaths.require("p", "a\\b"), "p", "must not contain a backslash or NUL");
+    contract(() -> WorkspacePaths.require("p", "a\u0000b"), "p", "backslash or NUL");
+    contract(() -> WorkspacePaths.require("p", " "), "p", "must not be empty or blank");
+  }
+
+  @Test
+  @Rules({"R1.3-path", "R1.2-codes"})
+  void aProposedWriteOutsideTheWorkspaceIsRefusedWithItsPath() {
+    RuntimeFixture f = RuntimeFixture.inMemory(51);
+    try (Run run = f.ratchet("w1").start(f.task(), "run-1", f.workspace())) {
+      for (String bad : List.of("../app.py", "/app.py", "a\\app.py")) {
+        JsonObject args = JsonObject.builder().put("path", bad).put("content", "x").build();
+        Throwable t = catchThrowable(() -> run.propose(run.action("w-" + bad, "write_file", args)));
+        assertThat(t).isInstanceOf(RatchetException.class);
+        assertThat(((RatchetException) t).code()).isEqualTo(ErrorCode.CONTRACT);
+        assertThat(t.getMessage()).contains("path");
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- codes
+
+  /** The codes and exit codes documented on {@link ErrorCode}; scripts branch on them. */
+  @Test
+  @Rules("R1.2-codes")
+  void everyCodeHasItsDocumentedExitCode() {
+    Map<ErrorCode, Integer> documented = new EnumMap<>(ErrorCode.class);
+    documented.put(ErrorCode.CONTRACT, 2);
+    documented.put(ErrorCode.PERMISSION, 3);
+    documented.put(ErrorCode.APPROVAL, 4);
+    documented.put(ErrorCode.REVIEW_REQUIRED, 4);
+    documented.put(ErrorCode.STALE_OBSERVATION, 3);
+    documented.put(ErrorCode.IDEMPOTENCY_CONFLICT, 3);
+    documented.put(ErrorCode.CHECKPOINT, 3);
+    documented.put(ErrorCode.TERMINAL, 3);
+    documented.put(ErrorCode.VERIFICATION, 3);
+    documented.put(ErrorCode.FENCED, 3);
+    documented.put(ErrorCode.STORE_UNAVAILABLE, 5);
+    documented.put(ErrorCode.INTERNAL, 1);
+    assertThat(documented.keySet()).containsExactlyInAnyOrder(ErrorCode.values());
+    for (ErrorCode c : ErrorCode.values()) {
+      assertThat(c.exitCode()).as("exit code of %s", c).isEqualTo(documented.get(c)).isNotZero();
+    }
+    // The D14 names are stable: scripts match on them.
+    assertThat(List.of(ErrorCode.values()).stream().map(Enum::name))
+        .containsExactly(
+            "CONTRACT",
+            "PERMISSION",
+            "APPROVAL",
+            "REVIEW_REQUIRED",
+            "STALE_OBSERVATION",
+            "IDEMPOTENCY_CONFLICT",
+            "CHECKPOINT",
+            "TERMINAL",
+            "VERIFICATION",
+            "FENCED",
+            "STORE_UNAVAILABLE",
+            "INTERNAL");
+  }
+
+  @Test
+  @Rules("R1.2-codes")
+  void oneExceptionFamilyCarriesTheCodes() {
+    assertThat(RatchetException.contract("m").code()).isEqualTo(ErrorCode.CONTRACT);
+    assertThat(RatchetException.checkpoint("m").code()).isEqualTo(ErrorCode.CHECKPOINT);
+    assertThat(RatchetException.approval("m").code()).isEqualTo(ErrorCode.APPROVAL);
+    RatchetException e = RatchetException.contract("x.y: must be text");
+    RatchetException re = e.withCode(ErrorCode.CHECKPOINT);
+    assertThat(re.code()).isEqualTo(ErrorCode.CHECKPOINT);
+    assertThat(re.getMessage()).isEqualTo("x.y: must be text");
+    assertThat(re.getCause()).isSameAs(e);
+    assertThat(re).hasToString("RatchetException[CHECKPOINT]: x.y: must be text");
+    assertThat(re).isInstanceOf(RuntimeException.class);
+  }
+
+  // ---------------------------------------------------------------- fixtures
+
+  static JsonObject approvalJson() {
+    return new Approval("alice", "t", "r", "p", "1", "a1", "k", HEX, "ws", HEX, 3, 10, 1_000, "n-1")
+        .toJson();
+  }
+
+  static JsonObject taskJson() {
+    return new TaskSpec(
+            "t",
+            "1",
+            "p",
+            "1",
+            "memory-workspace",
+            Set.of("workspace.write"),
+            Set.of("w"),
+            Set.of("app.py"),
+            Set.of("w"),
+            new Budgets(10, 5, 1000, 0),
+            JsonObject.EMPTY,
+            JsonObject.EMPTY)
+        .toJson();
+  }
+
+  static JsonObject receiptJson() {
+    return new Receipt(
+            "memory-workspace",
+            1,
+            "rcpt-1",
+            "k",
+            HEX,
+            JsonObject.EMPTY,
+            1,
+            2,
+            HEX,
+            HEX,
+            5,
+            "r",
+            1,
+            null,
+            null)
+        .toJson();
+  }
+}
