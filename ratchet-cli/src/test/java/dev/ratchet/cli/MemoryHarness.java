@@ -1,6 +1,5 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.cli.internal.AdapterProvider;
 import dev.ratchet.cli.internal.AdapterRegistry;
@@ -48,11 +47,6 @@ final class MemoryHarness {
           @Override
           public String namespace() {
             return InMemoryWorkspace.NAMESPACE;
-          }
-
-          @Override
-          public List<ActionSpec> actionSpecs() {
-            return workspace.actionSpecs();
           }
 
           @Override

@@ -1,11 +1,9 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.TaskSpec;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * How the command line reaches one kind of environment: it reads the task file's {@code connect}
@@ -15,9 +13,6 @@ import java.util.List;
 public interface AdapterProvider {
   /** The adapter namespace a task names in {@code task.adapter}. */
   String namespace();
-
-  /** The action kinds the adapter offers, for checking a plan before anything runs. */
-  List<ActionSpec> actionSpecs();
 
   /**
    * Validates {@code connect} and resolves relative paths against {@code baseDir} (the task file's

@@ -223,10 +223,13 @@ public final class Session implements AutoCloseable {
   /** Opens the adapter a task file names (before any store is opened, for {@code run}). */
   public static EnvironmentAdapter adapter(
       Services services, TaskFile tf, boolean prepare, CrashSeam seam) {
-    return services
-        .adapters()
-        .get("task.adapter", tf.task().adapter())
-        .open(tf.task(), tf.connect(), prepare, seam);
+    EnvironmentAdapter adapter =
+        services
+            .adapters()
+            .get("task.adapter", tf.task().adapter())
+            .open(tf.task(), tf.connect(), prepare, seam);
+    tf.checkAgainst(adapter.actionSpecs());
+    return adapter;
   }
 
   /** A run's checked context: its task file, adapter and verified state (nothing executed). */

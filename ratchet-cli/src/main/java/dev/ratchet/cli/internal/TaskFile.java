@@ -26,14 +26,58 @@ import java.util.regex.Pattern;
 /**
  * A task file (docs/task-format.md): strict JSON with exactly {@code format}, {@code task} (a
  * {@link TaskSpec}), {@code connect} (where the adapter finds its environment) and {@code plan}.
- * Every problem is a {@code CONTRACT} error whose message starts with the file and the field.
+ * Every problem is a {@code CONTRACT} error whose message starts with the file and the field. The
+ * shape is checked on load; the plan's kinds and arguments are checked against the adapter's own
+ * action specs ({@link #checkAgainst}) as soon as the adapter is opened, before any store is.
+ *
+ * @param source where the file came from, for messages
  */
-public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan) {
+public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan, String source) {
   public static final String FORMAT = "ratchet-task/1";
   private static final Pattern STEP_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
   public TaskFile {
     plan = List.copyOf(plan);
+  }
+
+  /**
+   * Checks the plan against the adapter's action kinds: every kind exists, approvals gate writes
+   * only (the command line approves pending writes), and every step's arguments are valid.
+   */
+  public void checkAgainst(List<ActionSpec> offered) {
+    try {
+      checkStrict(offered);
+    } catch (RatchetException | IllegalArgumentException e) {
+      throw RatchetException.contract(source + ": " + e.getMessage());
+    }
+  }
+
+  private void checkStrict(List<ActionSpec> offered) {
+    Map<String, ActionSpec> specs = new HashMap<>();
+    for (ActionSpec s : offered) {
+      specs.put(s.kind(), s);
+    }
+    for (String kind : task.actionKinds()) {
+      if (!specs.containsKey(kind) && !TaskSpec.CONTROL_KINDS.contains(kind)) {
+        throw RatchetException.contract(
+            "task.action_kinds: adapter '" + task.adapter() + "' offers no kind '" + kind + "'");
+      }
+    }
+    for (String kind : task.approvalRequired()) {
+      ActionSpec spec = specs.get(kind);
+      if (spec == null || spec.actionClass() != ActionClass.WRITE) {
+        throw RatchetException.contract(
+            "task.approval_required: '"
+                + kind
+                + "' is not a write; the command line approves pending writes only");
+      }
+    }
+    for (int i = 0; i < plan.size(); i++) {
+      PlanStep step = plan.get(i);
+      if (!TaskSpec.CONTROL_KINDS.contains(step.kind())) {
+        specs.get(step.kind()).validateArguments(step.arguments(), "plan[" + i + "].arguments");
+      }
+    }
   }
 
   /** Reads and validates a task file given on the command line. */
@@ -54,7 +98,7 @@ public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan) {
   /** Parses task-file bytes; relative connect paths resolve against {@code baseDir}. */
   public static TaskFile parse(byte[] bytes, Path baseDir, AdapterRegistry adapters, String where) {
     try {
-      return parseStrict(bytes, baseDir, adapters);
+      return parseStrict(bytes, baseDir, adapters, where);
     } catch (RatchetException e) {
       throw RatchetException.contract(where + ": " + e.getMessage());
     } catch (IllegalArgumentException e) {
@@ -62,7 +106,8 @@ public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan) {
     }
   }
 
-  private static TaskFile parseStrict(byte[] bytes, Path baseDir, AdapterRegistry adapters) {
+  private static TaskFile parseStrict(
+      byte[] bytes, Path baseDir, AdapterRegistry adapters, String where) {
     JsonValue root = Json.parse(bytes, JsonLimits.DEFAULT);
     Fields f = Fields.exact(root, "", "format", "task", "connect", "plan");
     String format = f.text("format");
@@ -73,31 +118,11 @@ public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan) {
     TaskSpec task = TaskSpec.fromJson(f.raw("task"), "task");
     AdapterProvider provider = adapters.get("task.adapter", task.adapter());
     JsonObject connect = provider.resolveConnect(f.obj("connect"), baseDir, "connect");
-    Map<String, ActionSpec> specs = new HashMap<>();
-    for (ActionSpec s : provider.actionSpecs()) {
-      specs.put(s.kind(), s);
-    }
-    for (String kind : task.actionKinds()) {
-      if (!specs.containsKey(kind) && !TaskSpec.CONTROL_KINDS.contains(kind)) {
-        throw RatchetException.contract(
-            "task.action_kinds: adapter '" + task.adapter() + "' offers no kind '" + kind + "'");
-      }
-    }
-    for (String kind : task.approvalRequired()) {
-      ActionSpec spec = specs.get(kind);
-      if (spec == null || spec.actionClass() != ActionClass.WRITE) {
-        throw RatchetException.contract(
-            "task.approval_required: '"
-                + kind
-                + "' is not a write; the command line approves pending writes only");
-      }
-    }
-    List<PlanStep> plan = plan(f.array("plan"), task, specs);
-    return new TaskFile(task, connect, plan);
+    List<PlanStep> plan = plan(f.array("plan"), task);
+    return new TaskFile(task, connect, plan, where);
   }
 
-  private static List<PlanStep> plan(
-      JsonArray steps, TaskSpec task, Map<String, ActionSpec> specs) {
+  private static List<PlanStep> plan(JsonArray steps, TaskSpec task) {
     if (steps.size() == 0) {
       throw RatchetException.contract("plan: must not be empty");
     }
@@ -125,8 +150,6 @@ public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan) {
         Fields.exact(args, p + ".arguments");
       } else if ("cancel".equals(kind)) {
         Fields.exact(args, p + ".arguments", "reason").text("reason");
-      } else {
-        specs.get(kind).validateArguments(args, p + ".arguments");
       }
       boolean last = i == steps.size() - 1;
       if (control != last) {
