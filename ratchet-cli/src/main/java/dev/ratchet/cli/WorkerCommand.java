@@ -19,10 +19,10 @@ import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.RunState;
 import dev.ratchet.store.InboxItem;
-import dev.ratchet.store.Lease;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
+import java.util.HashMap;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -92,31 +92,48 @@ final class WorkerCommand extends CliCommand {
         TaskRegistry.record(session.home(), runId, tf);
         run = ratchet.start(tf.task(), runId, adapter);
       } else {
-        RunState before = ratchet.verify(tf.task(), runId, adapter);
-        run = resumeWhenFree(session, ratchet, tf, adapter);
+        run = recover(ratchet, tf, adapter);
         recovery = run.recovery();
-        report(before, recovery);
       }
       seam.arm();
-      try {
-        while (true) {
-          Driver.Result r = new Driver(run, tf.plan(), line -> line(STEP + line)).drive(recovery);
-          recovery = null;
-          if (r.exitCode() == ErrorCode.APPROVAL.exitCode()
-              && awaitApproval
-              && run.state().pending() != null) {
-            String actionId = run.state().pending().action().actionId();
+      Map<String, Integer> waits = new HashMap<>();
+      int resumes = 0;
+      while (true) {
+        Driver.Result r;
+        try {
+          r = new Driver(run, tf.plan(), line -> line(STEP + line)).drive(recovery);
+        } catch (RatchetException e) {
+          // A lease lost while working (a slow machine, a long wait): resume, as any worker would.
+          if (e.code() != ErrorCode.FENCED || ++resumes > 3) {
+            throw e;
+          }
+          run.close();
+          run = recover(ratchet, tf, adapter);
+          recovery = run.recovery();
+          continue;
+        }
+        recovery = null;
+        if (r.stop() == Driver.Stop.AWAITING_APPROVAL && awaitApproval) {
+          String actionId = run.state().pending().action().actionId();
+          if (waits.merge(actionId, 1, Integer::sum) <= 2) {
             line(AWAITING + actionId);
             awaitApproval(session, run.state(), actionId);
             continue;
           }
-          line(EXIT + r.exitCode() + " " + r.summary());
-          return r.exitCode();
         }
-      } finally {
         run.close();
+        line(EXIT + r.exitCode() + " " + r.summary());
+        return r.exitCode();
       }
     }
+  }
+
+  /** Verifies, then resumes (waiting out a dead worker's lease) and reports the recovery. */
+  private Run recover(Ratchet ratchet, TaskFile tf, EnvironmentAdapter adapter) {
+    RunState before = ratchet.verify(tf.task(), runId, adapter);
+    Run run = resumeWhenFree(ratchet, tf, adapter);
+    report(before, run.recovery());
+    return run;
   }
 
   private void line(String s) {
@@ -141,21 +158,16 @@ final class WorkerCommand extends CliCommand {
   }
 
   /** Resumes, waiting while a killed worker's lease has not expired yet (a recoverer's wait). */
-  private Run resumeWhenFree(
-      Session session, Ratchet ratchet, TaskFile tf, EnvironmentAdapter adapter) {
+  private Run resumeWhenFree(Ratchet ratchet, TaskFile tf, EnvironmentAdapter adapter) {
     long deadline = services.clock().millis() + leaseTtlMs + 10_000;
     while (true) {
       try {
         return ratchet.resume(tf.task(), runId, adapter);
       } catch (RatchetException e) {
-        Optional<Lease> held = session.heldLease(runId);
-        if (e.code() != ErrorCode.FENCED
-            || held.isEmpty()
-            || services.clock().millis() > deadline) {
+        if (e.code() != ErrorCode.FENCED || services.clock().millis() > deadline) {
           throw e;
         }
-        long wait = held.get().expiresAt().toEpochMilli() - services.clock().millis();
-        sleep(Math.max(POLL_MS, Math.min(wait + 5, 1_000)));
+        sleep(POLL_MS);
       }
     }
   }

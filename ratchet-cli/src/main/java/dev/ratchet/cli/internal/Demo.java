@@ -187,11 +187,15 @@ public final class Demo {
             + (crashAt == null
                 ? ""
                 : ", to be killed at " + crashAt.name().toLowerCase(Locale.ROOT)));
-    WorkerProcess.Ended e = WorkerProcess.run(args, line -> say("  " + line), this::approve);
-    if (e.recoveryJson() != null) {
-      JsonObject r = (JsonObject) Json.parse(e.recoveryJson());
-      say("  recovery: found " + Views.text(r, "found") + ", did " + Views.text(r, "did"));
-    }
+    WorkerProcess.Ended e =
+        WorkerProcess.run(
+            args,
+            line -> say("  " + line),
+            json -> {
+              JsonObject r = (JsonObject) Json.parse(json);
+              say("  recovery: found " + Views.text(r, "found") + ", did " + Views.text(r, "did"));
+            },
+            this::approve);
     if (e.killed()) {
       kills++;
       say(
@@ -404,7 +408,9 @@ public final class Demo {
 
   static String tail(WorkerProcess.Ended e) {
     List<String> l = e.lines();
-    return l.isEmpty() ? "(no output)" : l.get(l.size() - 1);
+    return l.isEmpty()
+        ? "(no output)"
+        : String.join(" | ", l.subList(Math.max(0, l.size() - 6), l.size()));
   }
 
   static JsonObject obj(String json) {

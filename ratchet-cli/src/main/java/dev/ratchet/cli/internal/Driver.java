@@ -18,8 +18,18 @@ import java.util.function.Consumer;
  * The runtime makes every decision; the driver only chooses the next call.
  */
 public final class Driver {
+  /** Why driving stopped. */
+  public enum Stop {
+    /** The run ended: completed, cancelled or failed. */
+    ENDED,
+    /** Frozen in needs_review: a reviewer decision is needed. */
+    FROZEN,
+    /** A pending write waits for a signed approval. */
+    AWAITING_APPROVAL
+  }
+
   /** Why driving stopped, with the exit code the command returns. */
-  public record Result(int exitCode, String summary) {}
+  public record Result(Stop stop, int exitCode, String summary) {}
 
   private final Run run;
   private final List<PlanStep> plan;
@@ -145,11 +155,13 @@ public final class Driver {
 
   private Result ended(RunState s) {
     String summary = "run " + s.runId() + " " + s.phase().wireName() + " (" + s.stopReason() + ")";
-    return new Result(s.phase() == Phase.FAILED ? ErrorCode.TERMINAL.exitCode() : 0, summary);
+    return new Result(
+        Stop.ENDED, s.phase() == Phase.FAILED ? ErrorCode.TERMINAL.exitCode() : 0, summary);
   }
 
   private Result frozen(RunState s, String why) {
     return new Result(
+        Stop.FROZEN,
         ErrorCode.REVIEW_REQUIRED.exitCode(),
         "run "
             + s.runId()
@@ -170,6 +182,7 @@ public final class Driver {
 
   private Result awaitingApproval(RunState s, String why) {
     return new Result(
+        Stop.AWAITING_APPROVAL,
         ErrorCode.APPROVAL.exitCode(),
         "run "
             + s.runId()

@@ -43,7 +43,11 @@ public final class WorkerProcess {
   }
 
   /** Runs a worker to its end, forwarding its progress lines and answering approval waits. */
-  public static Ended run(List<String> args, Consumer<String> progress, Approver approver) {
+  public static Ended run(
+      List<String> args,
+      Consumer<String> progress,
+      Consumer<String> recoveries,
+      Approver approver) {
     ProcessBuilder pb = new ProcessBuilder(command(args)).redirectErrorStream(true);
     Process p;
     try {
@@ -66,6 +70,7 @@ public final class WorkerProcess {
           break;
         } else if (line.startsWith("RECOVERY ")) {
           recovery = line.substring("RECOVERY ".length());
+          recoveries.accept(recovery);
         } else if (line.startsWith("STEP ")) {
           progress.accept(line.substring("STEP ".length()));
         } else if (line.startsWith("AWAITING ")) {
