@@ -1,8 +1,10 @@
 package dev.ratchet.cli;
 
 import dev.ratchet.CrashSeam;
+import dev.ratchet.Ratchet;
 import dev.ratchet.Recovery;
 import dev.ratchet.Run;
+import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.cli.internal.Driver;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
@@ -45,10 +47,12 @@ final class ResumeCommand extends CliCommand {
             services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
       CheckpointStore.RunRef ref = session.find(runId);
       TaskFile tf = session.taskFor(ref);
-      try (Run run =
-          session
-              .ratchet(Workers.id(workerId), Session.DEFAULT_LEASE_TTL, CrashSeam.NONE)
-              .resume(tf.task(), runId, session.adapter(tf, false))) {
+      Ratchet ratchet =
+          session.ratchet(Workers.id(workerId), Session.DEFAULT_LEASE_TTL, CrashSeam.NONE);
+      EnvironmentAdapter adapter = session.adapter(tf, false);
+      // Verify before taking the lease: a refused run is left exactly as it was, lease included.
+      ratchet.verify(tf.task(), runId, adapter);
+      try (Run run = ratchet.resume(tf.task(), runId, adapter)) {
         Recovery r = run.recovery();
         out()
             .println(
