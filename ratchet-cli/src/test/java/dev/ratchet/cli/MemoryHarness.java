@@ -50,6 +50,11 @@ final class MemoryHarness {
           }
 
           @Override
+          public List<dev.ratchet.adapter.ActionSpec> actionSpecs(TaskSpec task) {
+            return workspace.actionSpecs();
+          }
+
+          @Override
           public JsonObject resolveConnect(JsonObject connect, Path baseDir, String path) {
             Fields.exact(connect, path);
             return connect;

@@ -1,9 +1,11 @@
 package dev.ratchet.cli.internal;
 
+import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.TaskSpec;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * How the command line reaches one kind of environment: it reads the task file's {@code connect}
@@ -13,6 +15,12 @@ import java.nio.file.Path;
 public interface AdapterProvider {
   /** The adapter namespace a task names in {@code task.adapter}. */
   String namespace();
+
+  /**
+   * The action kinds the adapter offers for {@code task}, taken from the adapter itself, so a plan
+   * is checked before any environment is prepared or store opened.
+   */
+  List<ActionSpec> actionSpecs(TaskSpec task);
 
   /**
    * Validates {@code connect} and resolves relative paths against {@code baseDir} (the task file's

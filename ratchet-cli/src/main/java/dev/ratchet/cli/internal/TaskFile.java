@@ -27,8 +27,8 @@ import java.util.regex.Pattern;
  * A task file (docs/task-format.md): strict JSON with exactly {@code format}, {@code task} (a
  * {@link TaskSpec}), {@code connect} (where the adapter finds its environment) and {@code plan}.
  * Every problem is a {@code CONTRACT} error whose message starts with the file and the field. The
- * shape is checked on load; the plan's kinds and arguments are checked against the adapter's own
- * action specs ({@link #checkAgainst}) as soon as the adapter is opened, before any store is.
+ * plan's kinds and arguments are checked against the adapter's own action specs on load, before any
+ * environment is prepared or store opened, and again ({@link #checkAgainst}) by the opened adapter.
  *
  * @param source where the file came from, for messages
  */
@@ -119,7 +119,9 @@ public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan, S
     AdapterProvider provider = adapters.get("task.adapter", task.adapter());
     JsonObject connect = provider.resolveConnect(f.obj("connect"), baseDir, "connect");
     List<PlanStep> plan = plan(f.array("plan"), task);
-    return new TaskFile(task, connect, plan, where);
+    TaskFile tf = new TaskFile(task, connect, plan, where);
+    tf.checkStrict(provider.actionSpecs(task));
+    return tf;
   }
 
   private static List<PlanStep> plan(JsonArray steps, TaskSpec task) {
