@@ -25,15 +25,15 @@ final class JsonParser {
 
   JsonValue document() {
     skipWhitespace();
-    JsonValue v = value("$", 0);
+    JsonValue v = value(Loc.ROOT, 0);
     skipWhitespace();
     if (pos != s.length()) {
-      throw fail("$", "trailing data after the document");
+      throw fail(Loc.ROOT, "trailing data after the document");
     }
     return v;
   }
 
-  private JsonValue value(String path, int depth) {
+  private JsonValue value(Loc path, int depth) {
     if (pos >= s.length()) {
       throw fail(path, "unexpected end of input");
     }
@@ -67,7 +67,7 @@ final class JsonParser {
     }
   }
 
-  private JsonObject object(String path, int depth) {
+  private JsonObject object(Loc path, int depth) {
     checkDepth(path, depth);
     pos++;
     LinkedHashMap<String, JsonValue> members = new LinkedHashMap<>();
@@ -82,7 +82,7 @@ final class JsonParser {
         throw fail(path, "expected a member name in double quotes");
       }
       String key = string(path);
-      String child = JsonPath.member(path, key);
+      Loc child = new Loc(path, key, -1);
       skipWhitespace();
       expect(path, ':');
       skipWhitespace();
@@ -106,7 +106,7 @@ final class JsonParser {
     }
   }
 
-  private JsonArray array(String path, int depth) {
+  private JsonArray array(Loc path, int depth) {
     checkDepth(path, depth);
     pos++;
     List<JsonValue> items = new ArrayList<>();
@@ -117,7 +117,7 @@ final class JsonParser {
     }
     while (true) {
       skipWhitespace();
-      items.add(value(path + "[" + items.size() + "]", depth));
+      items.add(value(new Loc(path, null, items.size()), depth));
       skipWhitespace();
       char c = peek();
       pos++;
@@ -134,7 +134,7 @@ final class JsonParser {
     }
   }
 
-  private String string(String path) {
+  private String string(Loc path) {
     pos++; // opening quote
     StringBuilder out = new StringBuilder();
     while (true) {
@@ -159,7 +159,7 @@ final class JsonParser {
     return out.toString();
   }
 
-  private char escape(String path) {
+  private char escape(Loc path) {
     if (pos >= s.length()) {
       throw fail(path, "unterminated escape");
     }
@@ -213,7 +213,7 @@ final class JsonParser {
     return -1;
   }
 
-  private void requireWellFormed(String path, CharSequence text) {
+  private void requireWellFormed(Loc path, CharSequence text) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (Character.isHighSurrogate(c)
@@ -226,7 +226,7 @@ final class JsonParser {
     }
   }
 
-  private JsonValue number(String path) {
+  private JsonValue number(Loc path) {
     int start = pos;
     if (peek() == '-') {
       pos++;
@@ -292,20 +292,20 @@ final class JsonParser {
     return c >= '0' && c <= '9';
   }
 
-  private void literal(String path, String word) {
+  private void literal(Loc path, String word) {
     if (!s.startsWith(word, pos)) {
       throw fail(path, "invalid literal");
     }
     pos += word.length();
   }
 
-  private void checkDepth(String path, int depth) {
+  private void checkDepth(Loc path, int depth) {
     if (depth > limits.maxDepth()) {
       throw fail(path, "nesting deeper than " + limits.maxDepth() + " (depth limit)");
     }
   }
 
-  private void expect(String path, char c) {
+  private void expect(Loc path, char c) {
     if (peek() != c) {
       throw fail(path, "expected '" + c + "'");
     }
@@ -330,7 +330,23 @@ final class JsonParser {
     return c >= 0x20 && c < 0x7f ? "'" + c + "'" : String.format("U+%04X", (int) c);
   }
 
-  private RatchetException fail(String path, String rule) {
+  private RatchetException fail(Loc path, String rule) {
     return RatchetException.contract(path + ": " + rule + " (at offset " + pos + ")");
+  }
+
+  /**
+   * Where the parser is, built as a chain and rendered only when an error names it: formatting
+   * every member's path up front cost more than the parse itself.
+   */
+  private record Loc(Loc parent, String key, int index) {
+    static final Loc ROOT = new Loc(null, null, -1);
+
+    @Override
+    public String toString() {
+      if (parent == null) {
+        return "$";
+      }
+      return key != null ? JsonPath.member(parent.toString(), key) : parent + "[" + index + "]";
+    }
   }
 }

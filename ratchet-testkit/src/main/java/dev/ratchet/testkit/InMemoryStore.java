@@ -1,5 +1,7 @@
 package dev.ratchet.testkit;
 
+import dev.ratchet.CrashPoint;
+import dev.ratchet.CrashSeam;
 import dev.ratchet.ErrorCode;
 import dev.ratchet.RatchetException;
 import dev.ratchet.json.Canonical;
@@ -34,6 +36,11 @@ import java.util.Optional;
 public final class InMemoryStore implements CheckpointStore, LeaseStore {
   private final InstantSource clock;
   private final Map<String, RunData> runs = new LinkedHashMap<>();
+
+  /** Content addressed by digest, kept apart from the marks as a split store keeps it (D7). */
+  private final Map<String, String> contents = new HashMap<>();
+
+  private volatile CrashSeam crashSeam = CrashSeam.NONE;
   private final Map<String, Lease> leases = new HashMap<>();
   private final Map<String, Boolean> released = new HashMap<>();
   private volatile boolean available = true;
@@ -47,10 +54,18 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
     this.available = available;
   }
 
+  /**
+   * Takes the crash seam for {@link CrashPoint#STORE_BETWEEN_CONTENT_AND_MARK}: the content is
+   * written, the mark not yet moved.
+   */
+  public void crashSeam(CrashSeam seam) {
+    this.crashSeam = seam;
+  }
+
+  /** The mark of a run plus its sets; the checkpoint text lives in {@code contents}. */
   private static final class RunData {
     RunScope scope;
     long generation;
-    String checkpoint;
     String digest;
     final Map<RecordSet, List<StoredRecord>> sets = new EnumMap<>(RecordSet.class);
     final Map<RecordSet, Map<String, StoredRecord>> byKey = new EnumMap<>(RecordSet.class);
@@ -92,13 +107,15 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
     }
     RunData target = run == null ? new RunData() : run;
     checkChains(target, r.records());
+    String digest = Canonical.sha256Hex(r.checkpoint());
+    contents.put(digest, r.checkpoint());
+    crashSeam.reached(CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK);
     if (run == null) {
       runs.put(key(scope.taskId(), scope.runId()), target);
     }
     target.scope = scope;
     target.generation = r.nextGeneration();
-    target.checkpoint = r.checkpoint();
-    target.digest = Canonical.sha256Hex(r.checkpoint());
+    target.digest = digest;
     for (StoredRecord rec : r.records()) {
       target.sets.computeIfAbsent(rec.set(), s -> new ArrayList<>()).add(rec);
       target.byKey.computeIfAbsent(rec.set(), s -> new HashMap<>()).put(rec.key(), rec);
@@ -146,7 +163,12 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
     for (RecordSet s : RecordSet.values()) {
       heads.put(s, run.head(s));
     }
-    return Optional.of(new StoredRun(run.scope, run.generation, run.digest, run.checkpoint, heads));
+    String checkpoint = contents.get(run.digest);
+    if (checkpoint == null) {
+      throw new RatchetException(
+          ErrorCode.CHECKPOINT, "the mark points at content " + run.digest + " that is missing");
+    }
+    return Optional.of(new StoredRun(run.scope, run.generation, run.digest, checkpoint, heads));
   }
 
   @Override

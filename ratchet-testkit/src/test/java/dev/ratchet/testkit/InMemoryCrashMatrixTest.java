@@ -1,9 +1,23 @@
 package dev.ratchet.testkit;
 
-/** The crash matrix on the reference in-memory store. */
+import dev.ratchet.CrashPoint;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The crash matrix on the reference in-memory store, whose mark is kept apart from its content, so
+ * the split window between them is a crash point too.
+ */
 class InMemoryCrashMatrixTest extends CrashMatrixContract {
   @Override
   protected RuntimeFixture fixture(long seed) {
-    return RuntimeFixture.inMemory(seed);
+    RuntimeFixture f = RuntimeFixture.inMemory(seed);
+    InMemoryStore store = (InMemoryStore) f.store;
+    return f.onStoreCrashSeam(store::crashSeam);
+  }
+
+  @Override
+  protected Set<CrashPoint> points() {
+    return EnumSet.allOf(CrashPoint.class);
   }
 }

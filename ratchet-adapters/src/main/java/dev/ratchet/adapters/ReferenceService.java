@@ -1,0 +1,142 @@
+package dev.ratchet.adapters;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.ratchet.CrashSeam;
+import dev.ratchet.Entropy;
+import dev.ratchet.ErrorCode;
+import dev.ratchet.RatchetException;
+import dev.ratchet.Seams;
+import dev.ratchet.adapters.internal.LedgerHttp;
+import dev.ratchet.adapters.internal.LedgerStore;
+import dev.ratchet.json.JsonObject;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A small orders/payments service with Stripe-like idempotency, for tests and the demo: a JDK
+ * {@code HttpServer} on a loopback port over a ledger in its own SQLite file. Same key and same
+ * request returns the stored response; same key and another request is 409 carrying the stored
+ * receipt; {@code GET /v1/receipts/{key}} looks a key up; a fencing token older than the newest
+ * seen for the run (and account) is refused; an approval past its expiry is refused on the
+ * service's own clock. Every route is in docs/adapters.md.
+ *
+ * <p>The ledger survives a restart on the same file (the instance id and fencing tokens too).
+ */
+public final class ReferenceService implements AutoCloseable {
+  public static final String NAMESPACE = "ledger";
+
+  static {
+    // The JDK server leaves Nagle on unless told otherwise, which costs ~40 ms of delayed ACK per
+    // loopback response. The property is read once, when the first HttpServer of the JVM starts.
+    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+      System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+  }
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final LedgerStore store;
+  private final LedgerHttp http;
+  private final URI uri;
+
+  private ReferenceService(
+      HttpServer server, ExecutorService executor, LedgerStore store, LedgerHttp http) {
+    this.server = server;
+    this.executor = executor;
+    this.store = store;
+    this.http = http;
+    this.uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+  }
+
+  /** Starts on {@code 127.0.0.1:port} (0 picks a free port) with the system clock. */
+  public static ReferenceService start(Path db, int port) {
+    return start(db, port, Seams.systemClock(), Seams.secureEntropy());
+  }
+
+  /** Starts with the given clock (approval expiry, commit times) and entropy (instance id). */
+  public static ReferenceService start(Path db, int port, InstantSource clock, Entropy entropy) {
+    LedgerStore store = new LedgerStore(db, clock, NAMESPACE, () -> "ledger-" + entropy.hex128());
+    try {
+      HttpServer server =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
+      ExecutorService executor =
+          Executors.newFixedThreadPool(
+              4,
+              r -> {
+                Thread t = new Thread(r, "ratchet-reference-service");
+                t.setDaemon(true);
+                return t;
+              });
+      LedgerHttp http = new LedgerHttp(store);
+      server.createContext("/", http);
+      server.setExecutor(executor);
+      server.start();
+      return new ReferenceService(server, executor, store, http);
+    } catch (IOException e) {
+      store.close();
+      throw new RatchetException(
+          ErrorCode.STORE_UNAVAILABLE, "reference service: cannot listen on port " + port, e);
+    }
+  }
+
+  /** The base URI, for example {@code http://127.0.0.1:41234}. */
+  public URI uri() {
+    return uri;
+  }
+
+  /** An adapter for this service with the ledger's action kinds. */
+  public IdempotentHttpAdapter adapter() {
+    return LedgerApi.adapter(uri);
+  }
+
+  /** Every order in the ledger, oldest first: the external system's own count (D18). */
+  public List<JsonObject> orders() {
+    return store.orders();
+  }
+
+  /** Ledger rows (orders and payments) created under {@code key}. */
+  public int effects(String key) {
+    return store.effects(key);
+  }
+
+  /**
+   * Crash seam for tests: reached after a write committed in the ledger and before its response is
+   * sent (a child process halts there to die between its commit and its answer).
+   */
+  public void crashSeam(CrashSeam seam) {
+    http.crashSeam(Objects.requireNonNull(seam));
+  }
+
+  /**
+   * Fault for tests: the next {@code n} writes commit and then drop the connection unanswered, as
+   * if the service crashed between its commit and its response.
+   */
+  public void loseNextResponses(int n) {
+    http.loseNextResponses(n);
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+    store.close();
+  }
+
+  /** {@code ReferenceService <db-file> <port>}: runs until the process is stopped. */
+  public static void main(String[] args) {
+    if (args.length != 2) {
+      System.err.println("usage: ReferenceService <db-file> <port>");
+      System.exit(2);
+    }
+    ReferenceService s = start(Path.of(args[0]), Integer.parseInt(args[1]));
+    System.out.println(s.uri());
+  }
+}

@@ -1,0 +1,92 @@
+package dev.ratchet.adapters;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.Test;
+
+/** The layering and seam rules of ratchet-adapters (ARCHITECTURE.md). */
+class AdaptersArchitectureTest {
+  private static final JavaClasses MAIN =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("dev.ratchet.adapters");
+
+  @Test
+  void thePublicApiNeverExposesInternalTypes() {
+    methods()
+        .that()
+        .arePublic()
+        .and()
+        .areDeclaredInClassesThat()
+        .resideInAPackage("dev.ratchet.adapters")
+        .should()
+        .notHaveRawReturnType(
+            com.tngtech.archunit.base.DescribedPredicate.describe(
+                "an internal type",
+                (com.tngtech.archunit.core.domain.JavaClass c) ->
+                    c.getPackageName().startsWith("dev.ratchet.adapters.internal")))
+        .check(MAIN);
+  }
+
+  @Test
+  void clockAndRandomnessComeOnlyFromTheSeams() {
+    noClasses()
+        .should()
+        .callMethod(java.time.Instant.class, "now")
+        .orShould()
+        .callMethod(java.time.InstantSource.class, "system")
+        .orShould()
+        .callMethod(System.class, "currentTimeMillis")
+        .orShould()
+        .callMethod(java.util.UUID.class, "randomUUID")
+        .orShould()
+        .callConstructor(java.util.Random.class)
+        .orShould()
+        .callConstructor(java.security.SecureRandom.class)
+        .check(MAIN);
+  }
+
+  @Test
+  void commandsNeverGoThroughAShell() {
+    noClasses()
+        .should()
+        .callMethod(Runtime.class, "exec", String.class)
+        .orShould()
+        .callMethod(Runtime.class, "exec", String[].class)
+        .check(MAIN);
+  }
+
+  @Test
+  void mainCodeNeverUsesTheAssertKeyword() throws IOException {
+    Pattern assertStatement = Pattern.compile("^\\s*assert\\s", Pattern.MULTILINE);
+    List<Path> offenders;
+    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+      offenders =
+          files
+              .filter(p -> p.toString().endsWith(".java"))
+              .filter(p -> assertStatement.matcher(read(p)).find())
+              .toList();
+    }
+    Assertions.assertThat(offenders).isEmpty();
+  }
+
+  private static String read(Path p) {
+    try {
+      return Files.readString(p);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

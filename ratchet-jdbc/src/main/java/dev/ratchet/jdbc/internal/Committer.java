@@ -1,0 +1,218 @@
+package dev.ratchet.jdbc.internal;
+
+import dev.ratchet.CrashPoint;
+import dev.ratchet.RatchetException;
+import dev.ratchet.jdbc.CommitStats;
+import dev.ratchet.jdbc.StoreOptions;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.store.CommitRequest;
+import dev.ratchet.store.CommitResult;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The atomic commit protocol (SPEC §4, D7, D8), for one request or a batch of them.
+ *
+ * <p>One transaction on the mark side carries the whole batch; each request runs inside its own
+ * savepoint, so a request that loses its race, is fenced or is refused rolls back alone and the
+ * others still commit. Per request: the compare-and-set statement checks generation, instance and
+ * live lease at once and its row count decides (1 won, 0 refused, anything else is a bug); a
+ * refusal is then explained in the fixed order generation ({@code LostRace}), fence, instance
+ * ({@code Fenced}). A winner appends its records (each must continue its set's chain), logs its
+ * generation and prunes what retention no longer keeps.
+ *
+ * <p>Single database: the content row is written in the same transaction. Split store: content is
+ * first written, addressed by digest, in its own durable transaction on the content side; only then
+ * is the mark compared and set. A crash in between leaves unreferenced content and the previous
+ * generation intact.
+ */
+public final class Committer {
+  private static final String SAVEPOINT = "ratchet_commit";
+
+  private final Side marks;
+  private final Side content;
+  private final StoreOptions options;
+  private final AtomicLong transactions = new AtomicLong();
+  private final AtomicLong requests = new AtomicLong();
+  private final AtomicInteger largest = new AtomicInteger();
+  private final AtomicLong prunesDeferred = new AtomicLong();
+
+  /** {@code content == marks} for a single database. */
+  public Committer(Side marks, Side content, StoreOptions options) {
+    this.marks = marks;
+    this.content = content;
+    this.options = options;
+  }
+
+  /** One request's verdict: a result, or the failure that refused it. */
+  public record Outcome(CommitResult result, Throwable failure) {
+    static Outcome of(CommitResult r) {
+      return new Outcome(r, null);
+    }
+
+    static Outcome failed(Throwable t) {
+      return new Outcome(null, t);
+    }
+
+    /** The result, or the failure re-raised in the caller's thread. */
+    public CommitResult resultOrThrow(boolean fromAnotherThread) {
+      if (failure == null) {
+        return result;
+      }
+      if (failure instanceof RatchetException e) {
+        throw fromAnotherThread ? new RatchetException(e.code(), e.getMessage(), e) : e;
+      }
+      if (failure instanceof Error e) {
+        throw e;
+      }
+      throw Failures.unavailable("commit failed", failure);
+    }
+  }
+
+  /** One request inside the mark transaction: a result (with what retention kept) or a refusal. */
+  private record Applied(CommitResult result, RatchetException refusal, List<String> retained) {}
+
+  private boolean split() {
+    return content != marks;
+  }
+
+  /** Commits {@code batch} in one mark transaction; outcomes in request order. */
+  public List<Outcome> commit(List<CommitRequest> batch) {
+    List<String> digests = batch.stream().map(r -> Canonical.sha256Hex(r.checkpoint())).toList();
+    if (split()) {
+      content.write(
+          "writing checkpoint content",
+          c -> {
+            for (int i = 0; i < batch.size(); i++) {
+              CommitRequest r = batch.get(i);
+              Contents.put(
+                  c,
+                  r.scope().taskId(),
+                  r.scope().runId(),
+                  digests.get(i),
+                  r.nextGeneration(),
+                  r.checkpoint());
+            }
+            return null;
+          });
+      options.crashSeam().reached(CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK);
+    }
+    List<Applied> applied = marks.write("committing", c -> applyAll(c, batch, digests));
+    transactions.incrementAndGet();
+    requests.addAndGet(batch.size());
+    largest.accumulateAndGet(batch.size(), Math::max);
+    if (split()) {
+      pruneContent(batch, applied);
+    }
+    List<Outcome> out = new ArrayList<>(batch.size());
+    for (Applied a : applied) {
+      out.add(a.refusal() == null ? Outcome.of(a.result()) : Outcome.failed(a.refusal()));
+    }
+    return out;
+  }
+
+  private List<Applied> applyAll(Connection c, List<CommitRequest> batch, List<String> digests)
+      throws SQLException {
+    long now = marks.now(c);
+    List<Applied> out = new ArrayList<>(batch.size());
+    for (int i = 0; i < batch.size(); i++) {
+      execute(c, "SAVEPOINT " + SAVEPOINT);
+      try {
+        Applied a = apply(c, batch.get(i), digests.get(i), now);
+        if (a.result().kind() != CommitResult.Kind.COMMITTED) {
+          execute(c, "ROLLBACK TO SAVEPOINT " + SAVEPOINT);
+        }
+        out.add(a);
+      } catch (RatchetException e) {
+        execute(c, "ROLLBACK TO SAVEPOINT " + SAVEPOINT);
+        out.add(new Applied(null, e, List.of()));
+      }
+      execute(c, "RELEASE SAVEPOINT " + SAVEPOINT);
+    }
+    return out;
+  }
+
+  private Applied apply(Connection c, CommitRequest r, String digest, long now)
+      throws SQLException {
+    int rows = Marks.compareAndSet(c, r, digest, now);
+    if (rows == 0) {
+      return new Applied(explainRefusal(c, r, now), null, List.of());
+    }
+    Leases.requireOne(rows, "mark compare-and-set");
+    String taskId = r.scope().taskId();
+    String runId = r.scope().runId();
+    Records.append(c, marks.dialect(), taskId, runId, r.records());
+    long generation = r.nextGeneration();
+    List<String> retained =
+        Marks.logAndPrune(c, taskId, runId, generation, digest, options.retainOlder());
+    if (!split()) {
+      Contents.put(c, taskId, runId, digest, generation, r.checkpoint());
+      Contents.prune(c, taskId, runId, generation, retained);
+    }
+    return new Applied(new CommitResult.Committed(generation), null, retained);
+  }
+
+  /** Why the compare-and-set matched no row, in the fixed order: generation, fence, instance. */
+  private static CommitResult explainRefusal(Connection c, CommitRequest r, long now)
+      throws SQLException {
+    Optional<Marks.Row> mark = Marks.get(c, r.scope().taskId(), r.scope().runId());
+    long current = mark.map(Marks.Row::generation).orElse(0L);
+    if (current != r.expectedGeneration()) {
+      return new CommitResult.LostRace(current);
+    }
+    Optional<String> fence = Leases.problem(c, r.fence(), now);
+    if (fence.isPresent()) {
+      return new CommitResult.Fenced(fence.get());
+    }
+    String instance = r.scope().environmentInstanceId();
+    if (mark.isPresent() && !mark.get().instanceId().equals(instance)) {
+      return new CommitResult.Fenced(
+          "environment instance '"
+              + instance
+              + "' is not the run's instance '"
+              + mark.get().instanceId()
+              + "'");
+    }
+    throw Failures.internal("the mark compare-and-set matched no row, yet every check holds");
+  }
+
+  /**
+   * Split store: drops content that retention no longer keeps, after the mark committed. A failure
+   * here loses nothing (the run's next commit prunes the same rows), so it is counted, not raised.
+   */
+  private void pruneContent(List<CommitRequest> batch, List<Applied> applied) {
+    try {
+      content.write(
+          "pruning checkpoint content",
+          c -> {
+            for (int i = 0; i < batch.size(); i++) {
+              Applied a = applied.get(i);
+              if (a.refusal() == null && a.result().kind() == CommitResult.Kind.COMMITTED) {
+                CommitRequest r = batch.get(i);
+                Contents.prune(
+                    c, r.scope().taskId(), r.scope().runId(), r.nextGeneration(), a.retained());
+              }
+            }
+            return null;
+          });
+    } catch (RatchetException e) {
+      prunesDeferred.incrementAndGet();
+    }
+  }
+
+  public CommitStats stats() {
+    return new CommitStats(transactions.get(), requests.get(), largest.get(), prunesDeferred.get());
+  }
+
+  private static void execute(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+}

@@ -1,0 +1,137 @@
+package dev.ratchet.jdbc.internal;
+
+import dev.ratchet.jdbc.Database;
+import dev.ratchet.jdbc.OpenMode;
+import dev.ratchet.jdbc.StoreOptions;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.InstantSource;
+import java.util.List;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteException;
+import org.sqlite.SQLiteOpenMode;
+
+/**
+ * SQLite: WAL, {@code synchronous} as configured (FULL by default), a busy timeout, and explicit
+ * {@code BEGIN IMMEDIATE} on an autocommit connection. The driver's own transaction mode is never
+ * used: with {@code TransactionMode.IMMEDIATE} it re-issues {@code BEGIN IMMEDIATE} after every
+ * commit, so an idle connection would hold the write lock (ARCHITECTURE.md).
+ */
+final class SqliteDialect implements Dialect {
+  static final SqliteDialect INSTANCE = new SqliteDialect();
+
+  private static final int SQLITE_CONSTRAINT = 19;
+  private static final int SQLITE_CONSTRAINT_PRIMARYKEY = 1555;
+  private static final int SQLITE_CONSTRAINT_UNIQUE = 2067;
+
+  private SqliteDialect() {}
+
+  @Override
+  public Connection connect(Database db, StoreOptions options) throws SQLException {
+    boolean create = options.openMode() == OpenMode.CREATE;
+    if (!create && !Files.isRegularFile(db.file())) {
+      throw Failures.unavailable(
+          "no Ratchet store at "
+              + db.file()
+              + " (nothing was created; open with OpenMode.CREATE to make one)");
+    }
+    SQLiteConfig config = new SQLiteConfig();
+    if (!create) {
+      // Belt and braces: even if the file vanishes after the check above, nothing is created.
+      config.resetOpenMode(SQLiteOpenMode.CREATE);
+    }
+    config.setBusyTimeout((int) options.busyTimeout().toMillis());
+    config.setSynchronous(
+        options.synchronous() == StoreOptions.Synchronous.FULL
+            ? SQLiteConfig.SynchronousMode.FULL
+            : SQLiteConfig.SynchronousMode.NORMAL);
+    Connection c = config.createConnection("jdbc:sqlite:" + db.file());
+    try {
+      c.setAutoCommit(true);
+      return c;
+    } catch (SQLException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  /** WAL lets readers run beside the one writer; it is persistent, so set it and verify it. */
+  @Override
+  public void prepareWriter(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("PRAGMA journal_mode=WAL")) {
+      String mode = rs.next() ? rs.getString(1) : "";
+      if (!"wal".equalsIgnoreCase(mode)) {
+        throw new SQLException("journal_mode is '" + mode + "', WAL is required");
+      }
+    }
+  }
+
+  @Override
+  public void beginWrite(Connection c) throws SQLException {
+    execute(c, "BEGIN IMMEDIATE");
+  }
+
+  @Override
+  public void beginRead(Connection c) throws SQLException {
+    execute(c, "BEGIN DEFERRED");
+  }
+
+  @Override
+  public void commit(Connection c) throws SQLException {
+    execute(c, "COMMIT");
+  }
+
+  @Override
+  public boolean rollback(Connection c) {
+    try {
+      execute(c, "ROLLBACK");
+      return true;
+    } catch (SQLException e) {
+      // "no transaction is active" means SQLite already rolled back (e.g. after an I/O error).
+      return e.getMessage() != null && e.getMessage().contains("no transaction is active");
+    }
+  }
+
+  @Override
+  public List<Migration> migrations() {
+    return SqliteSchema.MIGRATIONS;
+  }
+
+  @Override
+  public boolean hasTable(Connection c, String table) throws SQLException {
+    try (var ps =
+        c.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")) {
+      ps.setString(1, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  @Override
+  public long nowMillis(Connection c, InstantSource injected) {
+    return injected.millis();
+  }
+
+  @Override
+  public boolean isUniqueViolation(SQLException e) {
+    int code = e instanceof SQLiteException se ? se.getResultCode().code : e.getErrorCode();
+    if (code == SQLITE_CONSTRAINT_UNIQUE || code == SQLITE_CONSTRAINT_PRIMARYKEY) {
+      return true;
+    }
+    // Without extended result codes only the primary code and the message tell.
+    String m = e.getMessage() == null ? "" : e.getMessage();
+    return code == SQLITE_CONSTRAINT
+        && (m.contains("UNIQUE constraint") || m.contains("PRIMARY KEY constraint"));
+  }
+
+  private static void execute(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+}
