@@ -19,7 +19,9 @@ public record Services(
   }
 
   public static Services standard() {
+    InstantSource clock = Seams.systemClock();
+    Entropy entropy = Seams.secureEntropy();
     return new Services(
-        StoreFactories.standard(), Adapters.standard(), Seams.systemClock(), Seams.secureEntropy());
+        StoreFactories.standard(), Adapters.standard(clock, entropy), clock, entropy);
   }
 }

@@ -1,7 +1,13 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.ErrorCode;
 import dev.ratchet.RatchetException;
+import dev.ratchet.jdbc.Database;
+import dev.ratchet.jdbc.JdbcStore;
+import dev.ratchet.jdbc.OpenMode;
+import dev.ratchet.jdbc.StoreOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /** The production {@link StoreFactory}: SQLite files (PostgreSQL arrives with its dialect). */
 public final class StoreFactories {
@@ -13,9 +19,23 @@ public final class StoreFactories {
       if (mark != null) {
         refusePostgres(mark, "--mark-store");
       }
-      throw new RatchetException(
-          ErrorCode.STORE_UNAVAILABLE,
-          "the SQLite store is not part of this build yet: " + content);
+      boolean create = mode == StoreFactory.Mode.CREATE;
+      if (create) {
+        parents(content.file());
+        if (mark != null) {
+          parents(mark.file());
+        }
+      }
+      StoreOptions options =
+          StoreOptions.defaults(clock)
+              .withOpenMode(create ? OpenMode.CREATE : OpenMode.MUST_EXIST)
+              .withCrashSeam(seam);
+      JdbcStore store =
+          mark == null
+              ? JdbcStore.open(Database.sqlite(content.file()), options)
+              : JdbcStore.split(
+                  Database.sqlite(mark.file()), Database.sqlite(content.file()), options);
+      return new Stores(store, store, store::close);
     };
   }
 
@@ -25,6 +45,16 @@ public final class StoreFactories {
           option
               + ": the PostgreSQL store is not available in this version (its dialect is not"
               + " built yet): use sqlite:PATH");
+    }
+  }
+
+  private static void parents(Path file) {
+    Path dir = file.toAbsolutePath().getParent();
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw RatchetException.contract(
+          "store directory " + dir + ": cannot be created (" + e.getClass().getSimpleName() + ")");
     }
   }
 }
