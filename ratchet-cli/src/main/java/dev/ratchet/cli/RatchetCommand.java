@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
       ReviewCommand.class,
       KeysCommand.class,
       DemoCommand.class,
+      ServeLedgerCommand.class,
       WorkerCommand.class
     })
 final class RatchetCommand implements Runnable {

@@ -13,6 +13,7 @@ public final class Adapters {
   private Adapters() {}
 
   public static AdapterRegistry standard(InstantSource clock, Entropy entropy) {
-    return new AdapterRegistry(List.of(new WorkspaceProvider(clock, entropy)));
+    return new AdapterRegistry(
+        List.of(new WorkspaceProvider(clock, entropy), new LedgerProvider()));
   }
 }
