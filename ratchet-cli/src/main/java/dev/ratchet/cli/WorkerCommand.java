@@ -15,6 +15,7 @@ import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.TaskFile;
 import dev.ratchet.cli.internal.TaskRegistry;
+import dev.ratchet.cli.internal.Views;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.RunState;
@@ -176,7 +177,8 @@ final class WorkerCommand extends CliCommand {
     long deadline = services.clock().millis() + AWAIT_LIMIT_MS;
     while (services.clock().millis() < deadline) {
       for (InboxItem item : session.store().inbox(s.taskId(), s.runId())) {
-        if (item.kind() == InboxItem.Kind.APPROVAL && item.envelope().contains(actionId)) {
+        if (item.kind() == InboxItem.Kind.APPROVAL
+            && actionId.equals(Views.text(Views.inboxItem(item), "action_id"))) {
           return;
         }
       }

@@ -52,6 +52,7 @@ public final class Demo {
   private final List<String> problems = new ArrayList<>();
   private int workers;
   private int kills;
+  private final java.util.Set<String> windowsKilled = new java.util.TreeSet<>();
   private String quarantinedKey;
 
   private Demo(Services services, PrintWriter out, Path dir, boolean canary) {
@@ -198,6 +199,7 @@ public final class Demo {
             this::approve);
     if (e.killed()) {
       kills++;
+      windowsKilled.add(e.crashPoint());
       say(
           "  SIGKILL at "
               + e.crashPoint().toLowerCase(Locale.ROOT)
@@ -382,6 +384,10 @@ public final class Demo {
 
   int kills() {
     return kills;
+  }
+
+  int windowsKilled() {
+    return windowsKilled.size();
   }
 
   int workers() {

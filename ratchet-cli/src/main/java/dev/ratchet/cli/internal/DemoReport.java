@@ -103,7 +103,7 @@ final class DemoReport {
               + " took effect exactly once, 1 receipt conflict frozen and resolved by a signed"
               + " replan with a new key%n",
           seconds,
-          d.rows().size() - 1,
+          d.windowsKilled(),
           d.kills(),
           d.workers());
       out.flush();
