@@ -132,6 +132,13 @@ class BadTaskFileTest {
     Files.writeString(f, Canonical.string(good.with("plan", JsonArray.EMPTY)));
     assertThat(fresh.run("run", f.toString()).exit()).isEqualTo(2);
     assertThat(fresh.store()).doesNotExist();
+    // A good task file without any checkpoint key: refused before a store or workspace exists.
+    ProcessCli keyless = new ProcessCli(Files.createDirectories(dir.resolve("keyless")));
+    ProcessCli.Result r = keyless.run("run", keyless.exampleTask("k", null).toString());
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("no checkpoint key").contains("ratchet keys generate");
+    assertThat(keyless.store()).doesNotExist();
+    assertThat(keyless.cwd.resolve("ws-k")).doesNotExist();
   }
 
   private static JsonObject budgets() {

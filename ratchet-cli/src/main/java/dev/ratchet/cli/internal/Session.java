@@ -26,6 +26,7 @@ public final class Session implements AutoCloseable {
   private final TrustRoot approvers;
   private final TrustRoot reviewers;
   private final Stores stores;
+  private final List<AutoCloseable> opened = new java.util.ArrayList<>();
 
   private Session(
       Services services,
@@ -216,8 +217,13 @@ public final class Session implements AutoCloseable {
     return tf;
   }
 
+  /** Opens the run's adapter; the session closes it (a workspace holds its journal open). */
   public EnvironmentAdapter adapter(TaskFile tf, boolean prepare) {
-    return adapter(services, tf, prepare, CrashSeam.NONE);
+    EnvironmentAdapter a = adapter(services, tf, prepare, CrashSeam.NONE);
+    if (a instanceof AutoCloseable c) {
+      opened.add(c);
+    }
+    return a;
   }
 
   /** Opens the adapter a task file names (before any store is opened, for {@code run}). */
@@ -248,6 +254,13 @@ public final class Session implements AutoCloseable {
 
   @Override
   public void close() {
+    for (AutoCloseable c : opened) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        // Closing an adapter changes nothing it committed.
+      }
+    }
     stores.close();
   }
 }
