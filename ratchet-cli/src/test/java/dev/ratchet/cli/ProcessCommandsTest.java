@@ -128,9 +128,12 @@ class ProcessCommandsTest {
                     c.home().resolve("approvers/alice.key").toString())
                 .exit())
         .isEqualTo(2);
-    ProcessCli.Result pg = c.run("status", "--store", "jdbc:postgresql://localhost/ratchet");
-    assertThat(pg.exit()).isEqualTo(2);
-    assertThat(pg.err()).contains("PostgreSQL").contains("sqlite:PATH");
+    ProcessCli.Result typo = c.run("status", "--store", "postgres://localhost/ratchet");
+    assertThat(typo.exit()).isEqualTo(2);
+    assertThat(typo.err()).contains("--store").contains("sqlite:PATH");
+    // Nothing listens on port 1: an unreachable store is exit 5, never "no runs".
+    ProcessCli.Result down = c.run("status", "--store", "jdbc:postgresql://127.0.0.1:1/ratchet");
+    assertThat(down.exit()).isEqualTo(5);
     assertThat(StoreDump.of(c.store())).isEqualTo(before);
   }
 

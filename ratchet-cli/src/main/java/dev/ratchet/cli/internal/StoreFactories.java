@@ -9,21 +9,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The production {@link StoreFactory}: SQLite files (PostgreSQL arrives with its dialect). */
+/** The production {@link StoreFactory}: SQLite files and PostgreSQL, single or split. */
 public final class StoreFactories {
   private StoreFactories() {}
 
   public static StoreFactory standard() {
     return (content, mark, mode, clock, seam) -> {
-      refusePostgres(content, "--store");
-      if (mark != null) {
-        refusePostgres(mark, "--mark-store");
-      }
       boolean create = mode == StoreFactory.Mode.CREATE;
       if (create) {
-        parents(content.file());
+        parents(content);
         if (mark != null) {
-          parents(mark.file());
+          parents(mark);
         }
       }
       StoreOptions options =
@@ -32,24 +28,33 @@ public final class StoreFactories {
               .withCrashSeam(seam);
       JdbcStore store =
           mark == null
-              ? JdbcStore.open(Database.sqlite(content.file()), options)
-              : JdbcStore.split(
-                  Database.sqlite(mark.file()), Database.sqlite(content.file()), options);
+              ? JdbcStore.open(database(content), options)
+              : JdbcStore.split(database(mark), database(content), options);
       return new Stores(store, store, store::close);
     };
   }
 
-  static void refusePostgres(StoreSpec spec, String option) {
-    if (spec.kind() == StoreSpec.Kind.POSTGRESQL) {
-      throw RatchetException.contract(
-          option
-              + ": the PostgreSQL store is not available in this version (its dialect is not"
-              + " built yet): use sqlite:PATH");
+  /**
+   * The database a spec names. PostgreSQL credentials come from the environment, never from the
+   * command line (where {@code ps} would show them): {@code RATCHET_PG_USER} (default: the OS
+   * user), {@code RATCHET_PG_PASSWORD} (default: none) and {@code RATCHET_PG_SCHEMA} (default:
+   * {@code ratchet}).
+   */
+  static Database database(StoreSpec spec) {
+    if (spec.kind() == StoreSpec.Kind.SQLITE) {
+      return Database.sqlite(spec.file());
     }
+    String user = System.getenv().getOrDefault("RATCHET_PG_USER", System.getProperty("user.name"));
+    Database db = Database.postgres(spec.url(), user, System.getenv("RATCHET_PG_PASSWORD"));
+    String schema = System.getenv("RATCHET_PG_SCHEMA");
+    return schema == null || schema.isBlank() ? db : db.withSchema(schema);
   }
 
-  private static void parents(Path file) {
-    Path dir = file.toAbsolutePath().getParent();
+  private static void parents(StoreSpec spec) {
+    if (spec.kind() != StoreSpec.Kind.SQLITE) {
+      return;
+    }
+    Path dir = spec.file().toAbsolutePath().getParent();
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
