@@ -274,6 +274,7 @@ final class ContentionCampaign {
       switch (kind) {
         case "STEP" -> t.inc("steps");
         case "STALL" -> t.inc("stalls");
+        case "RECOVERED" -> t.inc("recovered." + l.substring(l.lastIndexOf(' ') + 1));
         case "RETRY" ->
             t.inc(
                 "retries."

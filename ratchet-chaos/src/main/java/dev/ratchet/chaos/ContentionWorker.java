@@ -103,6 +103,9 @@ public final class ContentionWorker {
     try {
       boolean exists = store.load(task.taskId(), runId).isPresent();
       run = exists ? ratchet.resume(task, runId, adapter) : ratchet.start(task, runId, adapter);
+      if (run.recovery() != null && !"nothing".equals(run.recovery().did())) {
+        CrashWorker.say("RECOVERED " + runId + " " + run.recovery().did());
+      }
       int steps = maxSteps <= 0 ? 30 : 1 + rnd.nextInt(maxSteps);
       for (int i = 0; i < steps && run.state().phase() == Phase.RUNNING; i++) {
         if (rnd.nextInt(100) < stallPercent) {
