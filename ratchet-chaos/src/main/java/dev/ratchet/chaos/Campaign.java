@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * Entry point of the chaos campaigns:
  *
  * <pre>
- * Campaign crash|tamper|contention --seed-from N --trials M --smoke|--full --results DIR [--canary]
+ * Campaign crash|tamper|contention|dbfault --seed-from N --trials M --smoke|--full --results DIR [--canary]
  * </pre>
  *
  * Each trial is one seed; a trial's outcome depends on nothing but its seed and the mode (and, for
@@ -96,7 +96,7 @@ public final class Campaign {
       trials(args.campaign());
     } catch (IllegalArgumentException e) {
       System.err.println(
-          "usage: Campaign crash|tamper|contention --seed-from N --trials M"
+          "usage: Campaign crash|tamper|contention|dbfault --seed-from N --trials M"
               + " --smoke|--full --results DIR [--canary]");
       System.err.println(e.getMessage());
       System.exit(2);
@@ -110,12 +110,8 @@ public final class Campaign {
     return switch (campaign) {
       case "tamper" -> TamperCampaign::trial;
       case "crash" -> CrashCampaign::trial;
-      case "contention" ->
-          (seed, mode, canary, work) -> {
-            throw new UnsupportedOperationException(
-                "contention needs the PostgreSQL dialect, which is not on main yet (issue #8 item"
-                    + " 3); not implemented");
-          };
+      case "contention" -> ContentionCampaign::trial;
+      case "dbfault" -> ContentionCampaign::faultTrial;
       default -> throw new IllegalArgumentException("unknown campaign: " + campaign);
     };
   }

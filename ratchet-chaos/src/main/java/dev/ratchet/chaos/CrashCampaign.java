@@ -274,8 +274,7 @@ final class CrashCampaign {
   }
 
   /** The end-of-trial verdict on one run, from the store and the external system's own ledger. */
-  private static void judge(long seed, JdbcStore store, RunSpec r, Path work, Tally t)
-      throws SQLException {
+  static void judge(long seed, JdbcStore store, RunSpec r, Path work, Tally t) throws SQLException {
     TaskSpec task = ChaosTasks.task(r.kind());
     Phase phase;
     String reason;

@@ -174,28 +174,37 @@ public final class CrashWorker {
   private static void drive(Run run, ChaosTasks.Kind kind, String runId) {
     int guard = 0;
     while (run.state().phase() == Phase.RUNNING && guard++ < 30) {
-      RunState s = run.state();
-      if (s.pending() != null) {
-        run.reconcile();
-      } else {
-        int cursor = (int) s.cursor();
-        String id = "s" + cursor + "-" + s.usage().proposals();
-        if (cursor < ChaosTasks.WRITES) {
-          Map.Entry<String, JsonObject> w = ChaosTasks.write(kind, cursor);
-          Proposal p = run.propose(run.action(id, w.getKey(), w.getValue()));
-          if (p.kind() == Proposal.Kind.PENDING
-              && run.execute(id).kind() == StepOutcome.Kind.FROZEN) {
-            break;
-          }
-        } else if (cursor == ChaosTasks.WRITES) {
-          Map.Entry<String, JsonObject> v = ChaosTasks.verification(kind);
-          run.apply(run.action(id, v.getKey(), v.getValue()));
-        } else {
-          run.apply(run.action(id, "finish", JsonObject.EMPTY));
-        }
-      }
+      boolean frozen = !step(run, kind);
       say("STEP " + runId + " " + run.generation());
+      if (frozen) {
+        break;
+      }
     }
+  }
+
+  /**
+   * One step of the deterministic agent on a running run: reconcile a pending write, or the next
+   * write by the plan cursor, or the verification, or finish. False when an execution froze.
+   */
+  static boolean step(Run run, ChaosTasks.Kind kind) {
+    RunState s = run.state();
+    if (s.pending() != null) {
+      run.reconcile();
+      return true;
+    }
+    int cursor = (int) s.cursor();
+    String id = "s" + cursor + "-" + s.usage().proposals();
+    if (cursor < ChaosTasks.WRITES) {
+      Map.Entry<String, JsonObject> w = ChaosTasks.write(kind, cursor);
+      Proposal p = run.propose(run.action(id, w.getKey(), w.getValue()));
+      return p.kind() != Proposal.Kind.PENDING || run.execute(id).kind() != StepOutcome.Kind.FROZEN;
+    } else if (cursor == ChaosTasks.WRITES) {
+      Map.Entry<String, JsonObject> v = ChaosTasks.verification(kind);
+      run.apply(run.action(id, v.getKey(), v.getValue()));
+    } else {
+      run.apply(run.action(id, "finish", JsonObject.EMPTY));
+    }
+    return true;
   }
 
   private static String oneLine(String s) {

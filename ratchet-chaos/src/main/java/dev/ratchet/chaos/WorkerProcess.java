@@ -50,6 +50,11 @@ final class WorkerProcess {
   }
 
   static WorkerProcess start(Path log, List<String> args) throws IOException {
+    return start(log, CrashWorker.class, args);
+  }
+
+  /** Starts {@code main} (a worker class of this module) in its own JVM. */
+  static WorkerProcess start(Path log, Class<?> main, List<String> args) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(
@@ -62,7 +67,7 @@ final class WorkerProcess {
             "-Dsun.net.httpserver.nodelay=true",
             "-cp",
             classpath(),
-            CrashWorker.class.getName()));
+            main.getName()));
     cmd.addAll(args);
     return new WorkerProcess(
         new ProcessBuilder(cmd)
@@ -122,6 +127,14 @@ final class WorkerProcess {
     }
   }
 
+  private static Class<?> load(String name) {
+    try {
+      return Class.forName(name, false, WorkerProcess.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("not on the classpath: " + name, e);
+    }
+  }
+
   private static String classpath() {
     Set<String> parts = new LinkedHashSet<>();
     for (Class<?> c :
@@ -131,7 +144,11 @@ final class WorkerProcess {
             dev.ratchet.jdbc.JdbcStore.class,
             dev.ratchet.adapters.WorkspaceAdapter.class,
             dev.ratchet.testkit.KeyChangingAdapter.class,
-            org.sqlite.JDBC.class)) {
+            org.sqlite.JDBC.class,
+            // the PostgreSQL dialect's runtime (transitive dependencies of ratchet-jdbc)
+            load("org.postgresql.Driver"),
+            load("com.zaxxer.hikari.HikariDataSource"),
+            load("org.slf4j.Logger"))) {
       try {
         parts.add(
             Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
