@@ -103,7 +103,13 @@ final class BenchStore implements AutoCloseable {
 
   Counts counts() {
     CommitStats s = jdbc.stats();
-    return new Counts(store.commits(), store.checkpointBytes(), s.transactions(), leases.writes());
+    return new Counts(
+        store.commits(),
+        store.checkpointBytes(),
+        store.records(),
+        store.recordBytes(),
+        s.transactions(),
+        leases.writes());
   }
 
   @Override
@@ -112,11 +118,19 @@ final class BenchStore implements AutoCloseable {
   }
 
   /** Cumulative counters; {@link #minus} gives what one phase did. */
-  record Counts(long commits, long checkpointBytes, long transactions, long leaseWrites) {
+  record Counts(
+      long commits,
+      long checkpointBytes,
+      long records,
+      long recordBytes,
+      long transactions,
+      long leaseWrites) {
     Counts minus(Counts earlier) {
       return new Counts(
           commits - earlier.commits,
           checkpointBytes - earlier.checkpointBytes,
+          records - earlier.records,
+          recordBytes - earlier.recordBytes,
           transactions - earlier.transactions,
           leaseWrites - earlier.leaseWrites);
     }

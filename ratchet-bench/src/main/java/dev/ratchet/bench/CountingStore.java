@@ -21,6 +21,8 @@ final class CountingStore implements CheckpointStore {
   private final CheckpointStore delegate;
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong checkpointBytes = new AtomicLong();
+  private final AtomicLong records = new AtomicLong();
+  private final AtomicLong recordBytes = new AtomicLong();
 
   CountingStore(CheckpointStore delegate) {
     this.delegate = delegate;
@@ -34,11 +36,23 @@ final class CountingStore implements CheckpointStore {
     return checkpointBytes.get();
   }
 
+  long records() {
+    return records.get();
+  }
+
+  long recordBytes() {
+    return recordBytes.get();
+  }
+
   @Override
   public CommitResult commit(CommitRequest request) {
     CommitResult r = delegate.commit(request);
     commits.incrementAndGet();
     checkpointBytes.addAndGet(request.checkpoint().getBytes(StandardCharsets.UTF_8).length);
+    records.addAndGet(request.records().size());
+    for (StoredRecord rec : request.records()) {
+      recordBytes.addAndGet(rec.body().getBytes(StandardCharsets.UTF_8).length);
+    }
     return r;
   }
 
