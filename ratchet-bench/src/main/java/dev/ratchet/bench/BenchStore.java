@@ -15,6 +15,9 @@ import dev.ratchet.model.TaskSpec;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretKey;
 import dev.ratchet.sign.TrustRoot;
+import dev.ratchet.store.CheckpointStore;
+import dev.ratchet.store.LeaseStore;
+import dev.ratchet.testkit.InMemoryStore;
 import dev.ratchet.testkit.InMemoryWorkspace;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -30,8 +33,8 @@ final class BenchStore implements AutoCloseable {
   static final String PATH = "state.txt";
   private static final long THIRTY_DAYS_MS = Duration.ofDays(30).toMillis();
 
-  final InstantSource clock = Seams.systemClock();
-  final JdbcStore jdbc;
+  final InstantSource clock;
+  final JdbcStore jdbc; // null for the in-memory store
   final CountingStore store;
   final CountingLeases leases;
   final TaskSpec task;
@@ -39,15 +42,35 @@ final class BenchStore implements AutoCloseable {
   private final int contentChars;
 
   BenchStore(Database db, boolean groupCommit, int contentChars) {
-    this.contentChars = contentChars;
-    this.jdbc =
+    this(Seams.systemClock(), db, groupCommit, contentChars);
+  }
+
+  private BenchStore(InstantSource clock, Database db, boolean groupCommit, int contentChars) {
+    this(
+        clock,
         JdbcStore.open(
             db,
             StoreOptions.defaults(clock)
                 .withOpenMode(OpenMode.CREATE)
-                .withGroupCommit(groupCommit));
-    this.store = new CountingStore(jdbc);
-    this.leases = new CountingLeases(jdbc);
+                .withGroupCommit(groupCommit)),
+        contentChars);
+  }
+
+  private BenchStore(InstantSource clock, JdbcStore jdbc, int contentChars) {
+    this(clock, jdbc, jdbc, jdbc, contentChars);
+  }
+
+  private BenchStore(
+      InstantSource clock,
+      JdbcStore jdbc,
+      CheckpointStore checkpoints,
+      LeaseStore leaseStore,
+      int contentChars) {
+    this.clock = clock;
+    this.contentChars = contentChars;
+    this.jdbc = jdbc;
+    this.store = new CountingStore(checkpoints);
+    this.leases = new CountingLeases(leaseStore);
     this.task = task();
     Entropy entropy = Seams.secureEntropy();
     this.ratchet =
@@ -67,6 +90,16 @@ final class BenchStore implements AutoCloseable {
             .workerId("bench-worker")
             .leaseTtl(Duration.ofSeconds(30))
             .build();
+  }
+
+  /**
+   * The runtime on the testkit's in-memory store: no I/O at all, so a write step costs only the
+   * runtime's own CPU (validation, canonical JSON, signing, the adapter) and the store's copying.
+   */
+  static BenchStore inMemory(int contentChars) {
+    InstantSource clock = Seams.systemClock();
+    InMemoryStore memory = new InMemoryStore(clock);
+    return new BenchStore(clock, null, memory, memory, contentChars);
   }
 
   /** A task that may write one file, with budgets far above any benchmark (SPEC D6: 10^6 steps). */
@@ -102,7 +135,7 @@ final class BenchStore implements AutoCloseable {
   }
 
   Counts counts() {
-    CommitStats s = jdbc.stats();
+    CommitStats s = jdbc == null ? new CommitStats(0, 0, 0, 0) : jdbc.stats();
     return new Counts(
         store.commits(),
         store.checkpointBytes(),
@@ -114,7 +147,10 @@ final class BenchStore implements AutoCloseable {
 
   @Override
   public void close() {
-    jdbc.close();
+    store.close();
+    if (jdbc != null) {
+      jdbc.close();
+    }
   }
 
   /** Cumulative counters; {@link #minus} gives what one phase did. */

@@ -10,9 +10,10 @@ import java.util.Map;
 
 /**
  * Figure 3: the cost of one write step and of recovery for runs whose trace is 10, 1,000 and 10,000
- * events long (D6 says neither may grow with the history). The runs are grown first; then every
- * round times a few steps of each run, in rotating order, a clean recovery of each, and raw commits
- * of the same size beside them, so drift hits every length alike.
+ * events long (D6 says neither may grow with the history). The runs are grown first and left at
+ * rest (lease released); then every round, in rotating order, times a clean recovery of each run
+ * and a few write steps after it, with raw commits of the same size beside them, so drift hits
+ * every length alike.
  */
 final class TraceLength {
   private final HarnessConfig cfg;
@@ -38,6 +39,8 @@ final class TraceLength {
         while (d.traceLength() < length) {
           d.writeStep();
         }
+        // At rest while the others grow: a lease left to expire would fence the run (rightly).
+        d.suspend();
         runs.put(length, d);
         firstLength.put(length, d.traceLength());
         log.line("figure 3: run grown to trace length " + d.traceLength());
@@ -52,6 +55,10 @@ final class TraceLength {
               });
       List<Long> rawNanos = new ArrayList<>();
       List<Integer> order = new ArrayList<>(runs.keySet());
+      for (Driver d : runs.values()) { // untimed: class loading and JIT of the recovery path
+        d.resume();
+        d.suspend();
+      }
       for (int r = 0; r < cfg.rounds(); r++) {
         for (int i = 0; i < 2 * cfg.stepsPerSample(); i++) {
           Stopwatch w = Stopwatch.start();
@@ -61,15 +68,15 @@ final class TraceLength {
         for (int k = 0; k < order.size(); k++) {
           int length = order.get((k + r) % order.size());
           Driver d = runs.get(length);
+          Stopwatch recovery = Stopwatch.start();
+          d.resume();
+          recoveryNanos.get(length).add(recovery.elapsedNanos());
           for (int i = 0; i < cfg.stepsPerSample(); i++) {
             Stopwatch w = Stopwatch.start();
             d.writeStep();
             stepNanos.get(length).add(w.elapsedNanos());
           }
           d.suspend();
-          Stopwatch w = Stopwatch.start();
-          d.resume();
-          recoveryNanos.get(length).add(w.elapsedNanos());
         }
       }
       double rawCommit = Stats.medianOfLongs(rawNanos);
