@@ -142,7 +142,10 @@ final class BenchStore implements AutoCloseable {
         store.records(),
         store.recordBytes(),
         s.transactions(),
-        leases.writes());
+        leases.writes(),
+        store.reads() + leases.checks(),
+        store.commitNanos(),
+        store.readNanos() + leases.nanos());
   }
 
   @Override
@@ -160,7 +163,10 @@ final class BenchStore implements AutoCloseable {
       long records,
       long recordBytes,
       long transactions,
-      long leaseWrites) {
+      long leaseWrites,
+      long reads,
+      long commitNanos,
+      long readNanos) {
     Counts minus(Counts earlier) {
       return new Counts(
           commits - earlier.commits,
@@ -168,8 +174,26 @@ final class BenchStore implements AutoCloseable {
           records - earlier.records,
           recordBytes - earlier.recordBytes,
           transactions - earlier.transactions,
-          leaseWrites - earlier.leaseWrites);
+          leaseWrites - earlier.leaseWrites,
+          reads - earlier.reads,
+          commitNanos - earlier.commitNanos,
+          readNanos - earlier.readNanos);
     }
+
+    Counts plus(Counts other) {
+      return new Counts(
+          commits + other.commits,
+          checkpointBytes + other.checkpointBytes,
+          records + other.records,
+          recordBytes + other.recordBytes,
+          transactions + other.transactions,
+          leaseWrites + other.leaseWrites,
+          reads + other.reads,
+          commitNanos + other.commitNanos,
+          readNanos + other.readNanos);
+    }
+
+    static final Counts ZERO = new Counts(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     double meanCheckpointBytes() {
       return commits == 0 ? Double.NaN : (double) checkpointBytes / commits;

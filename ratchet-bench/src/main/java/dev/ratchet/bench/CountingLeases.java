@@ -15,6 +15,7 @@ final class CountingLeases implements LeaseStore {
   private final LeaseStore delegate;
   private final AtomicLong writes = new AtomicLong();
   private final AtomicLong checks = new AtomicLong();
+  private final AtomicLong nanos = new AtomicLong();
 
   CountingLeases(LeaseStore delegate) {
     this.delegate = delegate;
@@ -28,28 +29,53 @@ final class CountingLeases implements LeaseStore {
     return checks.get();
   }
 
+  /** Time spent inside lease calls (writes and checks), summed over threads. */
+  long nanos() {
+    return nanos.get();
+  }
+
   @Override
   public Optional<Lease> acquire(String runId, String owner, Duration ttl) {
     writes.incrementAndGet();
-    return delegate.acquire(runId, owner, ttl);
+    long t0 = Stopwatch.nanos();
+    try {
+      return delegate.acquire(runId, owner, ttl);
+    } finally {
+      nanos.addAndGet(Stopwatch.nanos() - t0);
+    }
   }
 
   @Override
   public Optional<Lease> takeOver(String runId, String owner, Duration ttl) {
     writes.incrementAndGet();
-    return delegate.takeOver(runId, owner, ttl);
+    long t0 = Stopwatch.nanos();
+    try {
+      return delegate.takeOver(runId, owner, ttl);
+    } finally {
+      nanos.addAndGet(Stopwatch.nanos() - t0);
+    }
   }
 
   @Override
   public Lease renew(Lease lease, Duration ttl) {
     writes.incrementAndGet();
-    return delegate.renew(lease, ttl);
+    long t0 = Stopwatch.nanos();
+    try {
+      return delegate.renew(lease, ttl);
+    } finally {
+      nanos.addAndGet(Stopwatch.nanos() - t0);
+    }
   }
 
   @Override
   public void release(Lease lease) {
     writes.incrementAndGet();
-    delegate.release(lease);
+    long t0 = Stopwatch.nanos();
+    try {
+      delegate.release(lease);
+    } finally {
+      nanos.addAndGet(Stopwatch.nanos() - t0);
+    }
   }
 
   @Override
@@ -60,6 +86,11 @@ final class CountingLeases implements LeaseStore {
   @Override
   public void check(Fence fence) {
     checks.incrementAndGet();
-    delegate.check(fence);
+    long t0 = Stopwatch.nanos();
+    try {
+      delegate.check(fence);
+    } finally {
+      nanos.addAndGet(Stopwatch.nanos() - t0);
+    }
   }
 }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Counts the checkpoint commits the runtime asks for and the bytes of the checkpoints they carry,
@@ -23,6 +24,9 @@ final class CountingStore implements CheckpointStore {
   private final AtomicLong checkpointBytes = new AtomicLong();
   private final AtomicLong records = new AtomicLong();
   private final AtomicLong recordBytes = new AtomicLong();
+  private final AtomicLong reads = new AtomicLong();
+  private final AtomicLong readNanos = new AtomicLong();
+  private final AtomicLong commitNanos = new AtomicLong();
 
   CountingStore(CheckpointStore delegate) {
     this.delegate = delegate;
@@ -36,6 +40,21 @@ final class CountingStore implements CheckpointStore {
     return checkpointBytes.get();
   }
 
+  /** Read transactions asked of the store (load, find, records, inbox, runs). */
+  long reads() {
+    return reads.get();
+  }
+
+  /** Time spent inside read calls, summed over threads. */
+  long readNanos() {
+    return readNanos.get();
+  }
+
+  /** Time spent inside commit calls (until durable), summed over threads. */
+  long commitNanos() {
+    return commitNanos.get();
+  }
+
   long records() {
     return records.get();
   }
@@ -46,7 +65,9 @@ final class CountingStore implements CheckpointStore {
 
   @Override
   public CommitResult commit(CommitRequest request) {
+    long t0 = Stopwatch.nanos();
     CommitResult r = delegate.commit(request);
+    commitNanos.addAndGet(Stopwatch.nanos() - t0);
     commits.incrementAndGet();
     checkpointBytes.addAndGet(request.checkpoint().getBytes(StandardCharsets.UTF_8).length);
     records.addAndGet(request.records().size());
@@ -58,23 +79,23 @@ final class CountingStore implements CheckpointStore {
 
   @Override
   public Optional<StoredRun> load(String taskId, String runId) {
-    return delegate.load(taskId, runId);
+    return read(() -> delegate.load(taskId, runId));
   }
 
   @Override
   public Optional<StoredRecord> find(String taskId, String runId, RecordSet set, String key) {
-    return delegate.find(taskId, runId, set, key);
+    return read(() -> delegate.find(taskId, runId, set, key));
   }
 
   @Override
   public List<StoredRecord> records(
       String taskId, String runId, RecordSet set, long fromSequence, int limit) {
-    return delegate.records(taskId, runId, set, fromSequence, limit);
+    return read(() -> delegate.records(taskId, runId, set, fromSequence, limit));
   }
 
   @Override
   public List<RunRef> runs() {
-    return delegate.runs();
+    return read(delegate::runs);
   }
 
   @Override
@@ -84,6 +105,16 @@ final class CountingStore implements CheckpointStore {
 
   @Override
   public List<InboxItem> inbox(String taskId, String runId) {
-    return delegate.inbox(taskId, runId);
+    return read(() -> delegate.inbox(taskId, runId));
+  }
+
+  private <T> T read(Supplier<T> call) {
+    reads.incrementAndGet();
+    long t0 = Stopwatch.nanos();
+    try {
+      return call.get();
+    } finally {
+      readNanos.addAndGet(Stopwatch.nanos() - t0);
+    }
   }
 }

@@ -40,8 +40,8 @@ public record HarnessConfig(
   public static HarnessConfig full() {
     return new HarnessConfig(
         "full",
-        5,
-        2_000,
+        15,
+        600,
         3_000,
         List.of(1, 4, 16, 64),
         List.of(10, 1_000, 10_000),

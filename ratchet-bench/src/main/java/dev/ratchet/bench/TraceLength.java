@@ -11,9 +11,9 @@ import java.util.Map;
 /**
  * Figure 3: the cost of one write step and of recovery for runs whose trace is 10, 1,000 and 10,000
  * events long (D6 says neither may grow with the history). The runs are grown first and left at
- * rest (lease released); then every round, in rotating order, times a clean recovery of each run
- * and a few write steps after it, with raw commits of the same size beside them, so drift hits
- * every length alike.
+ * rest (lease released); then every round times a clean recovery of each run, then one write step
+ * of each run in turn, each beside two raw commits of the same size, so drift hits every length and
+ * the baseline alike.
  */
 final class TraceLength {
   private final HarnessConfig cfg;
@@ -59,27 +59,31 @@ final class TraceLength {
         d.resume();
         d.suspend();
       }
+      int m = order.size();
       for (int r = 0; r < cfg.rounds(); r++) {
-        for (int i = 0; i < 2 * cfg.stepsPerSample(); i++) {
-          Stopwatch w = Stopwatch.start();
-          raw.commitOne(body);
-          rawNanos.add(w.elapsedNanos());
-        }
-        for (int k = 0; k < order.size(); k++) {
-          int length = order.get((k + r) % order.size());
-          Driver d = runs.get(length);
+        for (int k = 0; k < m; k++) {
+          int length = order.get((k + r) % m);
           Stopwatch recovery = Stopwatch.start();
-          d.resume();
+          runs.get(length).resume();
           recoveryNanos.get(length).add(recovery.elapsedNanos());
-          for (int i = 0; i < cfg.stepsPerSample(); i++) {
+        }
+        // One step of each run in turn, each beside two back-to-back raw commits (a step makes two
+        // commits): the finest interleaving.
+        for (int i = 0; i < cfg.stepsPerSample(); i++) {
+          for (int k = 0; k < m; k++) {
+            int length = order.get((k + r + i) % m);
+            Stopwatch pair = Stopwatch.start();
+            raw.commitOne(body);
+            raw.commitOne(body);
+            rawNanos.add(pair.elapsedNanos());
             Stopwatch w = Stopwatch.start();
-            d.writeStep();
+            runs.get(length).writeStep();
             stepNanos.get(length).add(w.elapsedNanos());
           }
-          d.suspend();
         }
+        runs.values().forEach(Driver::suspend);
       }
-      double rawCommit = Stats.medianOfLongs(rawNanos);
+      double rawCommit = Stats.medianOfLongs(rawNanos) / 2; // timed in back-to-back pairs
       int shortest = order.get(0);
       int longest = order.get(order.size() - 1);
       Map<Integer, Double> step = new LinkedHashMap<>();
