@@ -45,6 +45,13 @@ abstract class RuntimeCrashMatrix {
   /** The task of a cell: adapter namespace, permissions, kinds, targets and verifier. */
   abstract TaskSpec task(long cell, Set<String> approvalRequired);
 
+  /**
+   * The runtime's store and keys for one cell: in memory unless a subclass puts a store under it.
+   */
+  RuntimeFixture fixture(long cell) {
+    return RuntimeFixture.inMemory(cell);
+  }
+
   /** The three writes, in plan order. */
   abstract List<Step> writes(long cell);
 
@@ -117,7 +124,7 @@ abstract class RuntimeCrashMatrix {
       Approvals mode,
       boolean canary,
       List<String> problems) {
-    RuntimeFixture f = RuntimeFixture.inMemory(cell);
+    RuntimeFixture f = fixture(cell);
     TaskSpec task = task(cell, mode == Approvals.NONE ? Set.of() : Set.copyOf(writeKinds(cell)));
     CrashPlan plan = new CrashPlan();
     String runId = "run-" + cell;

@@ -28,7 +28,9 @@ public final class Runs {
   private Runs() {}
 
   public static Engine start(RunContext ctx, String runId) {
-    Lease lease = acquire(ctx, runId, false);
+    // A worker that died after taking a new run's lease and before its first commit leaves an
+    // expired lease and no checkpoint: taking it over is the only way the run can ever start.
+    Lease lease = acquire(ctx, runId, true);
     if (ctx.store().load(ctx.task().taskId(), runId).isPresent()) {
       ctx.leases().release(lease);
       throw RatchetException.contract("run_id: run '" + runId + "' already exists: resume it");

@@ -22,19 +22,24 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The durable {@link CheckpointStore} and {@link LeaseStore} on JDBC (SQLite today).
+ * The durable {@link CheckpointStore} and {@link LeaseStore} on JDBC: SQLite or PostgreSQL.
  *
  * <p><b>Design.</b> A store talks to one database, or to two in split mode: the <em>mark side</em>
  * holds the high-water marks, the growing sets, the leases and the inbox; the <em>content side</em>
- * holds checkpoint content addressed by digest. Each side has one writer connection behind a lock
- * (SQLite serialises writers anyway) and a few readers (WAL). A commit is one compare-and-set
- * statement whose row count is the verdict (1 won, 0 refused, more is a bug), made inside one
- * transaction with the records it appends and the content it points at; in split mode the content
- * is made durable first and the mark is compared and set after it, so a crash in between leaves the
- * previous generation loadable. {@link #load} re-hashes the content against the mark's digest, so
- * edited, swapped or rolled-back content fails closed. With group commit one writer thread commits
- * the queued requests of many runs in one transaction, each in a savepoint. See {@code
- * docs/store.md}.
+ * holds checkpoint content addressed by digest. On SQLite each side has one writer connection
+ * behind a lock (SQLite serialises writers anyway) and a few readers (WAL); on PostgreSQL a pool,
+ * so commits of many runs proceed side by side. A commit is one compare-and-set whose row count is
+ * the verdict (1 won, 0 refused, more is a bug), made inside one transaction with the records it
+ * appends and the content it points at; in split mode the content is made durable first and the
+ * mark is compared and set after it, so a crash in between leaves the previous generation loadable.
+ * {@link #load} re-hashes the content against the mark's digest, so edited, swapped or rolled-back
+ * content fails closed. With group commit one writer thread commits the queued requests of many
+ * runs in one transaction, each in a savepoint. See {@code docs/store.md}.
+ *
+ * <p>On PostgreSQL the compare-and-set and every lease change are {@code SECURITY DEFINER}
+ * functions that judge the lease on the database clock, so a worker connected as a role without
+ * UPDATE on the mark table can move a mark only forward by one, and only under its live lease
+ * ({@link PostgresAccess}).
  *
  * <p>Every failure of the database itself is {@code STORE_UNAVAILABLE}; a store is never mistaken
  * for an empty one. Thread-safe.
@@ -139,7 +144,7 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
     marks.write(
         "delivering to the inbox",
         c -> {
-          Tables.deliver(c, taskId, runId, item);
+          Tables.deliver(marks, c, taskId, runId, item);
           return null;
         });
   }
@@ -164,7 +169,7 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
     return group == null ? 0 : group.queued();
   }
 
-  // ---- leases (D8), judged on the injected clock ----
+  // ---- leases (D8): judged on the injected clock (SQLite) or the database clock (PostgreSQL) ----
 
   @Override
   public Optional<Lease> acquire(String runId, String owner, Duration ttl) {
@@ -181,14 +186,14 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
     Text.require("owner", owner);
     Objects.requireNonNull(ttl, "ttl");
     return marks.write(
-        "granting a lease", c -> Tables.grant(c, runId, owner, ttl, marks.now(c), stealExpired));
+        "granting a lease", c -> Tables.grant(marks, c, runId, owner, ttl, stealExpired));
   }
 
   @Override
   public Lease renew(Lease lease, Duration ttl) {
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(ttl, "ttl");
-    return marks.write("renewing a lease", c -> Tables.renew(c, lease, ttl, marks.now(c)));
+    return marks.write("renewing a lease", c -> Tables.renew(marks, c, lease, ttl));
   }
 
   @Override
@@ -197,7 +202,7 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
     marks.write(
         "releasing a lease",
         c -> {
-          Tables.release(c, lease);
+          Tables.release(marks, c, lease);
           return null;
         });
   }

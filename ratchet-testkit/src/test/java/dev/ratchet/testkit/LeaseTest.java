@@ -39,6 +39,17 @@ class LeaseTest {
   }
 
   @Test
+  void aRunWhoseFirstWorkerDiedBeforeItsFirstCommitStartsOnceTheLeaseExpires() {
+    // The first worker took the lease and died before committing anything.
+    Lease orphan = f.leases.acquire("run-7", "w-dead", RuntimeFixture.LEASE_TTL).orElseThrow();
+    assertFenced(catchThrowable(() -> f.ratchet("w2").start(task, "run-7", ws)));
+    f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
+    Run run = f.ratchet("w2").start(task, "run-7", ws);
+    assertThat(run.lease().version()).isGreaterThan(orphan.version());
+    assertThat(f.store.load(task.taskId(), "run-7").orElseThrow().generation()).isEqualTo(1);
+  }
+
+  @Test
   void aLateResultAfterLeaseExpiryIsRefusedAndWritesNothing() {
     Run a = f.ratchet("w1").start(task, "run-1", ws);
     a.propose(a.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));

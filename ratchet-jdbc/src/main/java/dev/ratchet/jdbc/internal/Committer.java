@@ -11,6 +11,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,12 +22,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * The atomic commit protocol (SPEC §4, D7, D8), for one request or a batch of them.
  *
  * <p>One transaction on the mark side carries the whole batch; each request runs inside its own
- * savepoint, so a request that loses its race, is fenced or is refused rolls back alone and the
- * others still commit. Per request: the compare-and-set statement checks generation, instance and
- * live lease at once and its row count decides (1 won, 0 refused, anything else is a bug); a
- * refusal is then explained in the fixed order generation ({@code LostRace}), fence, instance
- * ({@code Fenced}). A winner appends its records (each must continue its set's chain), logs its
- * generation and prunes what retention no longer keeps.
+ * savepoint (in (task, run) order, so concurrent batches lock mark rows in one order), so a request
+ * that loses its race, is fenced or is refused rolls back alone and the others still commit. Per
+ * request: the compare-and-set ({@link Writes#advance}: a statement on SQLite, a {@code SECURITY
+ * DEFINER} function on PostgreSQL) checks generation, instance and live lease at once and its row
+ * count decides (1 won, 0 refused, anything else is a bug); a refusal is then explained in the
+ * fixed order generation ({@code LostRace}), fence, instance ({@code Fenced}). A winner appends its
+ * records (each must continue its set's chain), logs its generation and prunes what retention no
+ * longer keeps.
  *
  * <p>Single database: the content row is written in the same transaction. Split store: content is
  * first written, addressed by digest, in its own durable transaction on the content side; only then
@@ -117,40 +121,52 @@ public final class Committer {
     return out;
   }
 
+  /**
+   * Applies the batch in (task, run) order, so that two batches on a database with row locks
+   * (PostgreSQL) take their runs' mark rows in the same order and cannot deadlock; requests of one
+   * run keep their queue order. Outcomes are returned in request order.
+   */
   private List<Applied> applyAll(Connection c, List<CommitRequest> batch, List<String> digests)
       throws SQLException {
-    long now = marks.now(c);
-    List<Applied> out = new ArrayList<>(batch.size());
-    for (int i = 0; i < batch.size(); i++) {
+    Integer[] order = new Integer[batch.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(
+        order,
+        Comparator.comparing((Integer i) -> batch.get(i).scope().taskId())
+            .thenComparing(i -> batch.get(i).scope().runId()));
+    Applied[] out = new Applied[batch.size()];
+    for (int i : order) {
       execute(c, "SAVEPOINT " + SAVEPOINT);
       try {
-        Applied a = apply(c, batch.get(i), digests.get(i), now);
+        Applied a = apply(c, batch.get(i), digests.get(i));
         if (a.result().kind() != CommitResult.Kind.COMMITTED) {
           execute(c, "ROLLBACK TO SAVEPOINT " + SAVEPOINT);
         }
-        out.add(a);
+        out[i] = a;
       } catch (RatchetException e) {
         execute(c, "ROLLBACK TO SAVEPOINT " + SAVEPOINT);
-        out.add(new Applied(null, e, List.of()));
+        out[i] = new Applied(null, e, List.of());
       }
       execute(c, "RELEASE SAVEPOINT " + SAVEPOINT);
     }
-    return out;
+    return List.of(out);
   }
 
-  private Applied apply(Connection c, CommitRequest r, String digest, long now)
-      throws SQLException {
-    int rows = Marks.compareAndSet(c, r, digest, now);
-    if (rows == 0) {
-      return new Applied(explainRefusal(c, r, now), null, List.of());
+  private Applied apply(Connection c, CommitRequest r, String digest) throws SQLException {
+    Writes.Advance verdict =
+        marks.dialect().writes().advance(c, marks, r, digest, options.retainOlder());
+    if (verdict.rows() == 0) {
+      return new Applied(explainRefusal(c, r, verdict.judgedAtMs()), null, List.of());
     }
-    Leases.requireOne(rows, "mark compare-and-set");
+    Leases.requireOne(verdict.rows(), "mark compare-and-set");
     String taskId = r.scope().taskId();
     String runId = r.scope().runId();
     Records.append(c, marks.dialect(), taskId, runId, r.records());
     long generation = r.nextGeneration();
     List<String> retained =
-        Marks.logAndPrune(c, taskId, runId, generation, digest, options.retainOlder());
+        Marks.retained(c, taskId, runId).stream().map(Marks.Retained::digest).toList();
     if (!split()) {
       Contents.put(c, taskId, runId, digest, generation, r.checkpoint());
       Contents.prune(c, taskId, runId, generation, retained);
@@ -158,7 +174,11 @@ public final class Committer {
     return new Applied(new CommitResult.Committed(generation), null, retained);
   }
 
-  /** Why the compare-and-set matched no row, in the fixed order: generation, fence, instance. */
+  /**
+   * Why the compare-and-set matched no row, in the fixed order: generation, fence, instance. The
+   * lease is judged at the time the compare-and-set judged it; marks and lease versions only move
+   * forward, so what refused it then still refuses it when read again.
+   */
   private static CommitResult explainRefusal(Connection c, CommitRequest r, long now)
       throws SQLException {
     Optional<Marks.Row> mark = Marks.get(c, r.scope().taskId(), r.scope().runId());

@@ -19,8 +19,11 @@ import java.util.List;
 final class Inbox {
   private Inbox() {}
 
-  static void deliver(Connection c, String taskId, String runId, InboxItem item)
+  static void deliver(Connection c, Dialect d, String taskId, String runId, InboxItem item)
       throws SQLException {
+    // Concurrent deliveries to one run would pick the same position (PostgreSQL runs writers side
+    // by side): serialise them per run.
+    d.lock(c, "inbox:" + taskId.length() + ":" + taskId + runId);
     if (Marks.get(c, taskId, runId).isEmpty()) {
       throw RatchetException.contract(
           "run '" + runId + "' of task '" + taskId + "' does not exist");

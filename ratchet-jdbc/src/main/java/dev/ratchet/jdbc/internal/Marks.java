@@ -82,7 +82,7 @@ final class Marks {
   }
 
   /** Records which digest a committed generation has, and forgets generations below the floor. */
-  static List<String> logAndPrune(
+  static void logAndPrune(
       Connection c, String taskId, String runId, long generation, String digest, int retainOlder)
       throws SQLException {
     try (PreparedStatement ps =
@@ -104,7 +104,6 @@ final class Marks {
       ps.setLong(3, generation - retainOlder);
       ps.executeUpdate();
     }
-    return retained(c, taskId, runId).stream().map(Retained::digest).toList();
   }
 
   /** The digest logged when {@code generation} was committed, if it is still retained. */

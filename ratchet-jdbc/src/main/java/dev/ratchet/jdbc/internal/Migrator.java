@@ -11,7 +11,9 @@ import java.util.List;
 /**
  * Versioned schema migrations, applied on open. The order is chosen so that refusing changes
  * nothing: inspect first (is this a Ratchet store, and not newer than this code?), and only then
- * configure the writer (WAL) and migrate, all pending versions in one transaction.
+ * configure the writer (WAL) and migrate, all pending versions in one transaction that first takes
+ * the dialect's migration lock (SQLite's write lock; a PostgreSQL advisory lock) and re-reads the
+ * version under it.
  */
 final class Migrator {
   static final String TABLE = "ratchet_schema";
@@ -20,7 +22,7 @@ final class Migrator {
 
   static int migrate(Side side) {
     Dialect d = side.dialect();
-    List<Migration> migrations = d.migrations();
+    List<Migration> migrations = d.migrations(side.database());
     int known = migrations.get(migrations.size() - 1).version();
     boolean create = side.options().openMode() == OpenMode.CREATE;
     int found = side.raw("reading the schema version", c -> version(d, c));
@@ -44,6 +46,7 @@ final class Migrator {
     return side.write(
         "migrating the schema",
         c -> {
+          d.beforeMigrating(c, side.database());
           int current = version(d, c); // again, under the write lock: another process may migrate
           refuseNewer(side, current, known);
           if (current < 0) {

@@ -4,30 +4,24 @@ import dev.ratchet.jdbc.Database;
 import dev.ratchet.jdbc.StoreOptions;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One database a store talks to (the whole store, or its mark side or content side): a single
- * writer connection behind a lock, and a few reader connections. SQLite serialises writers anyway,
- * so one writer connection per process loses nothing and never meets the idle-lock pitfall; WAL
- * lets the readers run beside it.
+ * One database a store talks to (the whole store, or its mark side or content side). Its {@link
+ * Connections} come from the dialect: on SQLite a single writer connection behind this side's lock
+ * and a few readers; on PostgreSQL a pool, so write transactions run concurrently and the server
+ * groups their commits.
  *
- * <p>Every {@link #write} is one transaction that holds the write lock from its first statement;
+ * <p>Every {@link #write} is one transaction that holds what it writes from its first statement;
  * every {@link #read} is one consistent snapshot. {@link SQLException}s become {@code
  * STORE_UNAVAILABLE}; any failure rolls back.
  */
 public final class Side implements AutoCloseable {
-  private static final int READERS = 4;
-
   private final Database db;
   private final Dialect dialect;
   private final StoreOptions options;
   private final ReentrantLock writeLock = new ReentrantLock();
-  private final Semaphore readerPermits = new Semaphore(READERS);
-  private final ConcurrentLinkedQueue<Connection> idleReaders = new ConcurrentLinkedQueue<>();
-  private Connection writer; // guarded by writeLock; null after a failure, reopened lazily
+  private final Connections connections;
   private volatile boolean closed;
   private final int schemaVersion;
 
@@ -36,7 +30,7 @@ public final class Side implements AutoCloseable {
     this.dialect = Dialect.of(db);
     this.options = options;
     try {
-      this.writer = dialect.connect(db, options);
+      this.connections = dialect.connections(db, options);
     } catch (SQLException e) {
       throw Failures.sql(this, "opening", e);
     }
@@ -57,6 +51,10 @@ public final class Side implements AutoCloseable {
     return dialect;
   }
 
+  Database database() {
+    return db;
+  }
+
   StoreOptions options() {
     return options;
   }
@@ -74,52 +72,69 @@ public final class Side implements AutoCloseable {
     return db.toString();
   }
 
-  /** Runs {@code work} on the writer without a transaction bracket (schema inspection only). */
+  /** Runs {@code work} on a writer without a transaction bracket (schema inspection only). */
   <T> T raw(String action, SqlWork<T> work) {
-    writeLock.lock();
+    lockWriters();
     try {
-      return work.run(writer());
+      requireOpen();
+      Connection c = connections.writer();
+      boolean healthy = false;
+      try {
+        T result = work.run(c);
+        healthy = true;
+        return result;
+      } finally {
+        connections.doneWriting(c, healthy);
+      }
     } catch (SQLException e) {
       throw Failures.sql(this, action, e);
     } finally {
-      writeLock.unlock();
+      unlockWriters();
     }
   }
 
-  /** One write transaction ({@code BEGIN IMMEDIATE ... COMMIT}); durable when it returns. */
+  /** One write transaction; durable when it returns. */
   public <T> T write(String action, SqlWork<T> work) {
-    writeLock.lock();
+    lockWriters();
     try {
       Connection c;
       try {
-        c = writer();
-        dialect.beginWrite(c);
+        requireOpen();
+        c = connections.writer();
       } catch (SQLException e) {
         throw Failures.sql(this, action, e);
       }
+      boolean healthy = true;
       try {
+        dialect.beginWrite(c);
         T result = work.run(c);
         dialect.commit(c);
         return result;
       } catch (SQLException e) {
-        rollbackWriter(c);
+        healthy = dialect.rollback(c);
         throw Failures.sql(this, action, e);
       } catch (RuntimeException | Error e) {
-        rollbackWriter(c);
+        healthy = dialect.rollback(c);
         throw e;
+      } finally {
+        connections.doneWriting(c, healthy);
       }
     } finally {
-      writeLock.unlock();
+      unlockWriters();
     }
   }
 
   /** One read snapshot on a reader connection. */
   public <T> T read(String action, SqlWork<T> work) {
-    readerPermits.acquireUninterruptibly();
-    Connection c = null;
+    Connection c;
+    try {
+      requireOpen();
+      c = connections.reader();
+    } catch (SQLException e) {
+      throw Failures.sql(this, action, e);
+    }
     boolean healthy = false;
     try {
-      c = borrowReader();
       dialect.beginRead(c);
       try {
         T result = work.run(c);
@@ -133,44 +148,19 @@ public final class Side implements AutoCloseable {
     } catch (SQLException e) {
       throw Failures.sql(this, action, e);
     } finally {
-      giveBack(c, healthy);
-      readerPermits.release();
+      connections.doneReading(c, healthy);
     }
   }
 
-  private Connection writer() throws SQLException {
-    requireOpen();
-    if (writer == null) {
-      writer = dialect.connect(db, options);
-      dialect.prepareWriter(writer);
-    }
-    return writer;
-  }
-
-  private void rollbackWriter(Connection c) {
-    if (!dialect.rollback(c)) {
-      closeQuietly(c);
-      writer = null;
+  private void lockWriters() {
+    if (connections == null || connections.serialisesWriters()) {
+      writeLock.lock();
     }
   }
 
-  private Connection borrowReader() throws SQLException {
-    requireOpen();
-    Connection c = idleReaders.poll();
-    return c != null ? c : dialect.connect(db, options);
-  }
-
-  private void giveBack(Connection c, boolean healthy) {
-    if (c == null) {
-      return;
-    }
-    if (healthy && !closed) {
-      idleReaders.add(c);
-      if (closed && idleReaders.remove(c)) {
-        closeQuietly(c);
-      }
-    } else {
-      closeQuietly(c);
+  private void unlockWriters() {
+    if (connections == null || connections.serialisesWriters()) {
+      writeLock.unlock();
     }
   }
 
@@ -183,26 +173,14 @@ public final class Side implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    writeLock.lock();
+    if (connections == null) {
+      return;
+    }
+    lockWriters(); // the single writer finishes its transaction first
     try {
-      if (writer != null) {
-        closeQuietly(writer);
-        writer = null;
-      }
+      connections.close();
     } finally {
-      writeLock.unlock();
-    }
-    Connection c;
-    while ((c = idleReaders.poll()) != null) {
-      closeQuietly(c);
-    }
-  }
-
-  private static void closeQuietly(Connection c) {
-    try {
-      c.close();
-    } catch (SQLException e) {
-      // Nothing to do: the connection is being discarded either way.
+      unlockWriters();
     }
   }
 }

@@ -30,6 +30,11 @@ final class SqliteDialect implements Dialect {
   private SqliteDialect() {}
 
   @Override
+  public Connections connections(Database db, StoreOptions options) throws SQLException {
+    return new SingleWriter(db, this, options);
+  }
+
+  @Override
   public Connection connect(Database db, StoreOptions options) throws SQLException {
     boolean create = options.openMode() == OpenMode.CREATE;
     if (!create && !Files.isRegularFile(db.file())) {
@@ -97,9 +102,17 @@ final class SqliteDialect implements Dialect {
   }
 
   @Override
-  public List<Migration> migrations() {
+  public List<Migration> migrations(Database db) {
     return SqliteSchema.MIGRATIONS;
   }
+
+  /** {@code BEGIN IMMEDIATE} already holds the file's write lock; the file is the namespace. */
+  @Override
+  public void beforeMigrating(Connection c, Database db) {}
+
+  /** Writers are serialised by the file's write lock already. */
+  @Override
+  public void lock(Connection c, String key) {}
 
   @Override
   public boolean hasTable(Connection c, String table) throws SQLException {
@@ -115,6 +128,11 @@ final class SqliteDialect implements Dialect {
   @Override
   public long nowMillis(Connection c, InstantSource injected) {
     return injected.millis();
+  }
+
+  @Override
+  public Writes writes() {
+    return InlineWrites.INSTANCE;
   }
 
   @Override

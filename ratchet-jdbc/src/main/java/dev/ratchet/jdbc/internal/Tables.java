@@ -37,9 +37,9 @@ public final class Tables {
     return Marks.all(c);
   }
 
-  public static void deliver(Connection c, String taskId, String runId, InboxItem item)
+  public static void deliver(Side marks, Connection c, String taskId, String runId, InboxItem item)
       throws SQLException {
-    Inbox.deliver(c, taskId, runId, item);
+    Inbox.deliver(c, marks.dialect(), taskId, runId, item);
   }
 
   public static List<InboxItem> inbox(Connection c, String taskId, String runId)
@@ -48,18 +48,18 @@ public final class Tables {
   }
 
   public static Optional<Lease> grant(
-      Connection c, String runId, String owner, Duration ttl, long nowMs, boolean stealExpired)
+      Side marks, Connection c, String runId, String owner, Duration ttl, boolean stealExpired)
       throws SQLException {
-    return Leases.grant(c, runId, owner, ttl, nowMs, stealExpired);
+    return marks.dialect().writes().grant(c, marks, runId, owner, ttl, stealExpired);
   }
 
-  public static Lease renew(Connection c, Lease lease, Duration ttl, long nowMs)
+  public static Lease renew(Side marks, Connection c, Lease lease, Duration ttl)
       throws SQLException {
-    return Leases.renew(c, lease, ttl, nowMs);
+    return marks.dialect().writes().renew(c, marks, lease, ttl);
   }
 
-  public static void release(Connection c, Lease lease) throws SQLException {
-    Leases.release(c, lease);
+  public static void release(Side marks, Connection c, Lease lease) throws SQLException {
+    marks.dialect().writes().release(c, lease);
   }
 
   public static Optional<Lease> lease(Connection c, String runId) throws SQLException {

@@ -1,0 +1,129 @@
+package dev.ratchet.jdbc.internal;
+
+import dev.ratchet.RatchetException;
+import dev.ratchet.jdbc.Database;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The grants of the PostgreSQL roles (docs/store.md "PostgreSQL roles"). Each list starts by
+ * revoking whatever the role held in the schema, so applying it twice, or after a role held more,
+ * leaves exactly what it says.
+ */
+public final class PostgresGrants {
+  private static final Pattern ROLE = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
+  /** Every table of the schema, as the migrations create them. */
+  static final List<String> TABLES =
+      List.of(
+          Migrator.TABLE,
+          "ratchet_marks",
+          "ratchet_generations",
+          "ratchet_checkpoints",
+          "ratchet_records",
+          "ratchet_leases",
+          "ratchet_inbox");
+
+  private PostgresGrants() {}
+
+  /**
+   * A worker: reads everything; appends records and inbox items; writes content (addressed by
+   * digest, re-hashed at load); moves marks and leases only through the functions.
+   */
+  public static List<String> worker(String schema, String role) {
+    String s = PostgresDialect.quote(schema);
+    String r = role(role);
+    List<String> out = revokeAll(s, r);
+    out.add("GRANT USAGE ON SCHEMA " + s + " TO " + r);
+    out.add("GRANT SELECT ON " + qualified(s, TABLES) + " TO " + r);
+    out.add(
+        "GRANT INSERT ON "
+            + qualified(s, List.of("ratchet_records", "ratchet_inbox"))
+            + " TO "
+            + r);
+    out.add("GRANT INSERT, UPDATE, DELETE ON " + s + ".ratchet_checkpoints TO " + r);
+    for (String f : PostgresSchema.WORKER_FUNCTIONS) {
+      out.add("GRANT EXECUTE ON FUNCTION " + s + "." + f + " TO " + r);
+    }
+    return out;
+  }
+
+  /** An inspector: reads every table and the database clock; writes nothing. */
+  public static List<String> inspector(String schema, String role) {
+    String s = PostgresDialect.quote(schema);
+    String r = role(role);
+    List<String> out = revokeAll(s, r);
+    out.add("GRANT USAGE ON SCHEMA " + s + " TO " + r);
+    out.add("GRANT SELECT ON " + qualified(s, TABLES) + " TO " + r);
+    out.add("GRANT EXECUTE ON FUNCTION " + s + ".ratchet_now_ms() TO " + r);
+    return out;
+  }
+
+  /**
+   * Runs {@code statements} as {@code owner}'s role in one transaction, after checking that {@code
+   * role} exists and is neither a superuser nor a member of the owner role (either ignores every
+   * grant).
+   */
+  public static void apply(Database owner, String role, List<String> statements) {
+    try (Connection c = PostgresDialect.connect(owner, 10)) {
+      c.setAutoCommit(false);
+      refuseUnrestricted(c, owner, role);
+      try (Statement st = c.createStatement()) {
+        for (String sql : statements) {
+          st.execute(sql);
+        }
+      }
+      c.commit();
+    } catch (SQLException e) {
+      throw Failures.unavailable(owner + ": granting privileges to " + role + " failed", e);
+    }
+  }
+
+  private static void refuseUnrestricted(Connection c, Database owner, String role)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT rolsuper, pg_has_role(rolname, ?, 'MEMBER') FROM pg_catalog.pg_roles"
+                + " WHERE rolname = ?")) {
+      ps.setString(1, owner.user());
+      ps.setString(2, role);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw RatchetException.contract("role '" + role + "' does not exist");
+        }
+        if (rs.getBoolean(1) || rs.getBoolean(2)) {
+          throw RatchetException.contract(
+              "role '"
+                  + role
+                  + "' is a superuser or a member of the owner role '"
+                  + owner.user()
+                  + "': no grant could restrict it");
+        }
+      }
+    }
+  }
+
+  private static List<String> revokeAll(String s, String r) {
+    List<String> out = new ArrayList<>();
+    out.add("REVOKE ALL ON ALL TABLES IN SCHEMA " + s + " FROM " + r);
+    out.add("REVOKE ALL ON ALL FUNCTIONS IN SCHEMA " + s + " FROM " + r);
+    return out;
+  }
+
+  private static String qualified(String s, List<String> tables) {
+    return String.join(", ", tables.stream().map(t -> s + "." + t).toList());
+  }
+
+  private static String role(String role) {
+    if (role == null || !ROLE.matcher(role).matches()) {
+      throw new IllegalArgumentException("role must match " + ROLE.pattern() + ": '" + role + "'");
+    }
+    return PostgresDialect.quote(role);
+  }
+}
