@@ -73,6 +73,16 @@ public final class Ratchet {
     return new Run(e, report[0]);
   }
 
+  /**
+   * Key rotation (SPEC D15): verifies the run's current checkpoint with the key that signed it,
+   * then commits it re-signed under this ratchet's active key. Takes and releases the run's lease;
+   * observes, reconciles and executes nothing. Returns false (no commit) when the active key
+   * already signs it.
+   */
+  public boolean resign(TaskSpec task, String runId, EnvironmentAdapter adapter) {
+    return Runs.resign(context(task, adapter), runId);
+  }
+
   /** Checks integrity and freshness of a stored run without a lease or any adapter call. */
   public RunState verify(TaskSpec task, String runId, EnvironmentAdapter adapter) {
     return Runs.verify(context(task, adapter), runId);

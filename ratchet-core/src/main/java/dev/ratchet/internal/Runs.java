@@ -77,6 +77,39 @@ public final class Runs {
     }
   }
 
+  /**
+   * Re-signs the current checkpoint under the active key after verifying it (SPEC D15 rotation):
+   * takes the lease, loads and checks the run exactly as recovery does, and commits one {@code
+   * checkpoint_resigned} trace event — without observing, reconciling or executing anything, so a
+   * pending write stays pending. Returns false, committing nothing, when the active key already
+   * signs the checkpoint.
+   */
+  public static boolean resign(RunContext ctx, String runId) {
+    Lease lease = acquire(ctx, runId, true);
+    Engine engine = null;
+    try {
+      StoredRun stored = loadStored(ctx, runId);
+      CheckpointCodec.Decoded d = decodeAndCheck(ctx, runId, stored);
+      if (d.keyId().equals(ctx.keys().activeKeyId())) {
+        return false;
+      }
+      engine = new Engine(ctx, lease, d.generation(), d.state());
+      Engine.Op op = engine.begin();
+      op.trace(
+          null,
+          null,
+          "checkpoint_resigned",
+          JsonObject.builder()
+              .put("previous_key_id", d.keyId())
+              .put("key_id", ctx.keys().activeKeyId())
+              .build());
+      engine.commit(op);
+      return true;
+    } finally {
+      ctx.leases().release(engine == null ? lease : engine.lease());
+    }
+  }
+
   /** Verifies a stored run without a lease and without touching the environment. */
   public static RunState verify(RunContext ctx, String runId) {
     return decodeAndCheck(ctx, runId, loadStored(ctx, runId)).state();

@@ -78,4 +78,44 @@ class KeyRotationTest {
     assertThat(f.store.load(task.taskId(), "run-1").orElseThrow().generation())
         .isEqualTo(generation);
   }
+
+  @Test
+  @Rules("R1.17-key-rotation")
+  void resignMovesTheCurrentCheckpointToTheNewKeyWithoutTouchingThePendingWrite() {
+    Run run = f.ratchet("w1").start(task, "run-1", ws);
+    run.propose(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+    run.close();
+    long generation = f.store.load(task.taskId(), "run-1").orElseThrow().generation();
+    KeyRing rotated = f.keyRing.rotate(next);
+
+    assertThat(ratchetWith(rotated, "rotator").resign(task, "run-1", ws)).isTrue();
+    assertThat(storedKeyId()).isEqualTo("\"ckpt-2\"");
+    assertThat(f.store.load(task.taskId(), "run-1").orElseThrow().generation())
+        .isEqualTo(generation + 1);
+    assertThat(ws.ledger()).isEmpty();
+    // Already signed by the active key: nothing to do, nothing committed.
+    assertThat(ratchetWith(rotated, "rotator").resign(task, "run-1", ws)).isFalse();
+    assertThat(f.store.load(task.taskId(), "run-1").orElseThrow().generation())
+        .isEqualTo(generation + 1);
+
+    // The old key can now be revoked; the pending write is still there to reconcile.
+    Run again = ratchetWith(rotated.revoke("ckpt-1"), "w2").resume(task, "run-1", ws);
+    assertThat(again.state().cursor()).isEqualTo(1);
+    assertThat(ws.ledger()).hasSize(1);
+  }
+
+  @Test
+  @Rules("R1.17-key-rotation")
+  void resignRefusesACheckpointTheOldKeyDoesNotVerify() {
+    Run run = f.ratchet("w1").start(task, "run-1", ws);
+    run.close();
+    KeyRing stranger =
+        KeyRing.of(SecretKey.checkpoint("ckpt-9", new SeededEntropy(54).bytes(32))).rotate(next);
+    long generation = f.store.load(task.taskId(), "run-1").orElseThrow().generation();
+    assertThatThrownBy(() -> ratchetWith(stranger, "rotator").resign(task, "run-1", ws))
+        .isInstanceOfSatisfying(
+            RatchetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CHECKPOINT));
+    assertThat(f.store.load(task.taskId(), "run-1").orElseThrow().generation())
+        .isEqualTo(generation);
+  }
 }

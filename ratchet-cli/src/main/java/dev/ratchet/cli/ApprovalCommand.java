@@ -1,0 +1,175 @@
+package dev.ratchet.cli;
+
+import dev.ratchet.CrashSeam;
+import dev.ratchet.RatchetException;
+import dev.ratchet.cli.internal.Decisions;
+import dev.ratchet.cli.internal.KeyConfig;
+import dev.ratchet.cli.internal.Services;
+import dev.ratchet.cli.internal.Session;
+import dev.ratchet.cli.internal.StoreFactory;
+import dev.ratchet.model.Approval;
+import dev.ratchet.model.PendingIntent;
+import dev.ratchet.model.Phase;
+import dev.ratchet.model.RunState;
+import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.sign.SecretKey;
+import dev.ratchet.store.InboxItem;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code approve} and {@code refresh-approval}: sign an approval bound to the run's pending write
+ * and deliver it to the run's inbox (D12). The worker that next resumes the run consumes it.
+ */
+abstract class ApprovalCommand extends CliCommand {
+  @Mixin CommonOptions common;
+
+  @Parameters(index = "0", paramLabel = "RUN_ID")
+  String runId;
+
+  @Option(
+      names = "--approver-key",
+      paramLabel = "FILE",
+      description = "The approver's key file (default: $RATCHET_APPROVER_KEY).")
+  Path approverKey;
+
+  @Option(
+      names = "--approver-id",
+      paramLabel = "ID",
+      description = "The approver's id (default: the key file name, or $RATCHET_APPROVER_ID).")
+  String approverId;
+
+  @Option(
+      names = "--ttl",
+      paramLabel = "DURATION",
+      defaultValue = "24h",
+      description = "How long the approval is valid: 90s, 30m, 24h, 7d (default: 24h).")
+  String ttl;
+
+  @Option(
+      names = "--proposals",
+      paramLabel = "N",
+      defaultValue = "100",
+      description = "How many more proposals the approval stays valid for (default: 100).")
+  long proposals;
+
+  @Option(names = "--task", paramLabel = "TASK.json", description = "Task file of the run.")
+  Path task;
+
+  ApprovalCommand(Services services) {
+    super(services);
+  }
+
+  /** True for refresh-approval: evidence must exist and be expired. */
+  abstract boolean refresh();
+
+  @Override
+  public Integer call() {
+    Duration validFor = Decisions.duration("--ttl", ttl);
+    if (proposals < 1 || proposals > 1_000_000) {
+      throw RatchetException.contract("--proposals: must be from 1 to 1000000");
+    }
+    SecretKey key =
+        KeyConfig.signer(
+            approverKey,
+            approverId,
+            KeyConfig.ENV_APPROVER_KEY,
+            KeyConfig.ENV_APPROVER_ID,
+            "--approver-key");
+    try (Session session =
+        Session.open(
+            services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
+      Session.Checked c = session.check(runId);
+      RunState s = c.state();
+      PendingIntent p = requireApprovable(s, c);
+      long now = services.clock().millis();
+      Approval a =
+          Decisions.approval(
+              key.id(),
+              s,
+              c.task().task(),
+              s.usage().proposals() + proposals,
+              now + validFor.toMillis(),
+              Decisions.nonce("approval", services.entropy()));
+      SignedEnvelope env = Decisions.sign(a.toJson(), key);
+      Decisions.deliver(session.store(), s, InboxItem.Kind.APPROVAL, a.nonce(), env);
+      if (!session.approvers().trusts(key.id())) {
+        err()
+            .println(
+                "warning: approver '"
+                    + key.id()
+                    + "' is not in "
+                    + session.settings().approversDir()
+                    + "; a worker that does not trust it will refuse this approval");
+      }
+      out()
+          .println(
+              (refresh() ? "refreshed approval" : "approval")
+                  + " of "
+                  + p.action().kind()
+                  + " "
+                  + p.action().actionId()
+                  + " by "
+                  + key.id()
+                  + " delivered to run "
+                  + runId
+                  + " (nonce "
+                  + a.nonce()
+                  + ", valid until "
+                  + Instant.ofEpochMilli(a.expiresAtMs())
+                  + " or proposal "
+                  + a.expiresAtProposal()
+                  + "); 'ratchet resume "
+                  + runId
+                  + "' executes the write");
+      return 0;
+    }
+  }
+
+  private PendingIntent requireApprovable(RunState s, Session.Checked c) {
+    if (s.phase() != Phase.RUNNING) {
+      throw RatchetException.contract(
+          "run " + runId + " is " + s.phase().wireName() + ": there is no write to approve");
+    }
+    PendingIntent p = s.pending();
+    if (p == null) {
+      throw RatchetException.contract(
+          "run " + runId + " has no pending write: there is nothing to approve");
+    }
+    if (!c.task().task().requiresApproval(p.action().kind())) {
+      throw RatchetException.contract(
+          "the task's policy does not require approval for " + p.action().kind());
+    }
+    if (p.approval() == null && refresh()) {
+      throw RatchetException.contract(
+          "the pending write has no approval evidence to refresh: use 'ratchet approve "
+              + runId
+              + "'");
+    }
+    if (p.approval() != null) {
+      Approval held = Approval.fromJson(p.approval().payload(), "pending.approval.payload");
+      boolean expired =
+          held.expiresAtMs() <= services.clock().millis()
+              || held.expiresAtProposal() < s.usage().proposals();
+      if (!expired) {
+        throw RatchetException.contract(
+            "the pending write already holds valid approval evidence (nonce "
+                + held.nonce()
+                + "): 'ratchet resume "
+                + runId
+                + "' executes it");
+      }
+      if (!refresh()) {
+        throw RatchetException.contract(
+            "the pending write's approval evidence expired: use 'ratchet refresh-approval "
+                + runId
+                + "'");
+      }
+    }
+    return p;
+  }
+}

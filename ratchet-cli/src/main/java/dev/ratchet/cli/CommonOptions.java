@@ -1,0 +1,54 @@
+package dev.ratchet.cli;
+
+import dev.ratchet.cli.internal.Settings;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** Options shared by every command that opens a store (docs/cli.md). */
+final class CommonOptions {
+  @Option(
+      names = "--home",
+      paramLabel = "DIR",
+      description =
+          "Local directory for the default store, keys and task copies (default:"
+              + " $RATCHET_HOME or ./.ratchet).")
+  Path home;
+
+  @Option(
+      names = "--store",
+      paramLabel = "SPEC",
+      description = "sqlite:PATH (default: sqlite:<home>/ratchet.db) or a jdbc:postgresql: URL.")
+  String store;
+
+  @Option(
+      names = "--mark-store",
+      paramLabel = "SPEC",
+      description = "A separate store for the high-water marks (same forms as --store).")
+  String markStore;
+
+  @Option(
+      names = "--key-file",
+      paramLabel = "FILE",
+      description =
+          "Checkpoint key file (mode 0600); repeat to add keys that only verify. Default:"
+              + " $RATCHET_CHECKPOINT_KEY, else <home>/keys.")
+  List<Path> keyFiles = new ArrayList<>();
+
+  @Option(
+      names = "--approvers",
+      paramLabel = "DIR",
+      description = "Trusted approver keys, one <id>.key each (default: <home>/approvers).")
+  Path approvers;
+
+  @Option(
+      names = "--reviewers",
+      paramLabel = "DIR",
+      description = "Trusted reviewer keys, one <id>.key each (default: <home>/reviewers).")
+  Path reviewers;
+
+  Settings settings(Path task) {
+    return new Settings(home, store, markStore, keyFiles, approvers, reviewers, task);
+  }
+}

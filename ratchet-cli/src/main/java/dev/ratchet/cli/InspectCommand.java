@@ -1,0 +1,245 @@
+package dev.ratchet.cli;
+
+import dev.ratchet.CrashSeam;
+import dev.ratchet.cli.internal.Records;
+import dev.ratchet.cli.internal.Services;
+import dev.ratchet.cli.internal.Session;
+import dev.ratchet.cli.internal.StoreFactory;
+import dev.ratchet.cli.internal.Table;
+import dev.ratchet.cli.internal.Views;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.JsonNull;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonValue;
+import dev.ratchet.model.RunState;
+import dev.ratchet.store.InboxItem;
+import dev.ratchet.store.RecordSet;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code ratchet inspect RUN_ID}: everything an operator needs about one verified run. */
+@Command(
+    name = "inspect",
+    mixinStandardHelpOptions = true,
+    description =
+        "Show a verified run: pending intent with its key, digest and approval evidence,"
+            + " receipts, consumed and delivered approvals and decisions, open and sealed review"
+            + " cases, quarantined keys and the trace.")
+final class InspectCommand extends CliCommand {
+  @Mixin CommonOptions common;
+
+  @Parameters(index = "0", paramLabel = "RUN_ID")
+  String runId;
+
+  @Option(names = "--json", description = "Print JSON.")
+  boolean json;
+
+  @Option(names = "--task", paramLabel = "TASK.json", description = "Task file of the run.")
+  Path task;
+
+  InspectCommand(Services services) {
+    super(services);
+  }
+
+  @Override
+  public Integer call() {
+    try (Session session =
+        Session.open(
+            services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
+      Session.Checked c = session.check(runId);
+      JsonObject view = view(session, c);
+      if (json) {
+        out().println(Canonical.string(view));
+      } else {
+        print(out(), view);
+      }
+      return 0;
+    }
+  }
+
+  private JsonObject view(Session session, Session.Checked c) {
+    RunState s = c.state();
+    String taskId = c.ref().taskId();
+    long now = services.clock().millis();
+    List<JsonObject> trace = set(session, c, RecordSet.TRACE);
+    List<JsonValue> sealed = new ArrayList<>();
+    for (JsonObject e : trace) {
+      String outcome = Views.text(e, "outcome");
+      if (outcome.equals("review_replanned") || outcome.equals("review_aborted")) {
+        JsonObject d = (JsonObject) e.get("detail").orElseThrow();
+        sealed.add(
+            JsonObject.builder()
+                .put("trace_sequence", e.get("sequence").orElseThrow())
+                .put("decision", Views.text(d, "decision"))
+                .put("reviewer_id", Views.text(d, "reviewer_id"))
+                .put("case", d.get("sealed_case").orElse(JsonNull.INSTANCE))
+                .build());
+      }
+    }
+    List<JsonValue> inbox = new ArrayList<>();
+    for (InboxItem item : session.store().inbox(taskId, runId)) {
+      inbox.add(Views.inboxItem(item));
+    }
+    return JsonObject.builder()
+        .put(
+            "run",
+            Views.run(
+                runId,
+                taskId,
+                c.ref().generation(),
+                s,
+                c.task().plan().size(),
+                session.heldLease(runId),
+                now))
+        .put("checkpoint_key_id", session.signingKeyId(c.ref()))
+        .put(
+            "pending",
+            s.pending() == null ? JsonNull.INSTANCE : Views.pending(s.pending(), now, false))
+        .put("review", s.review() == null ? JsonNull.INSTANCE : Views.review(s.review()))
+        .put("sealed_reviews", Views.array(sealed))
+        .put("receipts", Views.array(set(session, c, RecordSet.RECEIPTS)))
+        .put("consumed_nonces", Views.array(set(session, c, RecordSet.NONCES)))
+        .put("inbox", Views.array(inbox))
+        .put("quarantined_keys", Views.array(set(session, c, RecordSet.QUARANTINED_KEYS)))
+        .put("trace", Views.array(trace))
+        .build();
+  }
+
+  private List<JsonObject> set(Session session, Session.Checked c, RecordSet set) {
+    long count = c.state().head(set).count();
+    return Records.bodies(Records.upTo(session.store(), c.ref().taskId(), runId, set, count));
+  }
+
+  private static void print(PrintWriter out, JsonObject v) {
+    JsonObject run = obj(v, "run");
+    out.println(
+        "run "
+            + Views.text(run, "run_id")
+            + " of task "
+            + Views.text(run, "task_id")
+            + ": "
+            + Views.text(run, "phase")
+            + (Views.text(run, "stop_reason").isEmpty()
+                ? ""
+                : " (" + Views.text(run, "stop_reason") + ")")
+            + ", generation "
+            + Views.text(run, "generation")
+            + ", step "
+            + Views.text(run, "cursor")
+            + "/"
+            + Views.text(run, "plan_steps")
+            + ", signed by key "
+            + Views.text(v, "checkpoint_key_id"));
+    JsonObject env = obj(run, "environment");
+    out.println(
+        "environment "
+            + Views.text(env, "instance_id")
+            + " revision "
+            + Views.text(env, "revision")
+            + " state "
+            + Views.text(env, "state_fingerprint"));
+    if (v.get("pending").orElseThrow() instanceof JsonObject p) {
+      out.println();
+      out.println(
+          "pending write " + Views.text(p, "action_id") + " (" + Views.text(p, "kind") + ")");
+      out.println("  arguments       " + Views.text(p, "arguments"));
+      out.println("  idempotency key " + Views.text(p, "idempotency_key"));
+      out.println("  intent digest   " + Views.text(p, "intent_digest"));
+      if (p.get("approval").orElseThrow() instanceof JsonObject a) {
+        out.println(
+            "  approval        by "
+                + Views.text(a, "approver_id")
+                + ", nonce "
+                + Views.text(a, "nonce")
+                + (Views.text(a, "expired_by_clock").equals("true") ? ", EXPIRED" : ", valid"));
+      } else {
+        out.println("  approval        none consumed");
+      }
+    }
+    if (v.get("review").orElseThrow() instanceof JsonObject r) {
+      out.println();
+      out.println(
+          "open review case "
+              + Views.text(r, "case_id")
+              + ": "
+              + Views.text(r, "reason")
+              + " ('ratchet review show' for the evidence)");
+    }
+    section(out, "receipts", array(v, "receipts").size());
+    Table receipts = new Table("KEY", "RECEIPT", "INTENT", "REVISION");
+    for (JsonValue x : array(v, "receipts")) {
+      JsonObject r = (JsonObject) x;
+      receipts.row(
+          Views.text(r, "idempotency_key"),
+          Views.text(r, "receipt_id"),
+          Views.text(r, "intent_digest").substring(0, 16),
+          Views.text(r, "revision_before") + " -> " + Views.text(r, "revision_after"));
+    }
+    if (!receipts.isEmpty()) {
+      receipts.print(out);
+    }
+    section(out, "consumed approvals and decisions", array(v, "consumed_nonces").size());
+    for (JsonValue x : array(v, "consumed_nonces")) {
+      JsonObject n = (JsonObject) x;
+      out.println("  " + Views.text(n, "kind") + " " + Views.text(n, "nonce"));
+    }
+    section(out, "inbox (delivered, not consumed)", array(v, "inbox").size());
+    for (JsonValue x : array(v, "inbox")) {
+      JsonObject n = (JsonObject) x;
+      out.println(
+          "  "
+              + Views.text(n, "kind")
+              + " "
+              + Views.text(n, "nonce")
+              + " by "
+              + Views.text(n, "signer"));
+    }
+    section(out, "sealed review cases", array(v, "sealed_reviews").size());
+    for (JsonValue x : array(v, "sealed_reviews")) {
+      JsonObject n = (JsonObject) x;
+      out.println(
+          "  "
+              + Views.text(n, "decision")
+              + " by "
+              + Views.text(n, "reviewer_id")
+              + " (trace "
+              + Views.text(n, "trace_sequence")
+              + ")");
+    }
+    section(out, "quarantined keys", array(v, "quarantined_keys").size());
+    for (JsonValue x : array(v, "quarantined_keys")) {
+      out.println("  " + Views.text((JsonObject) x, "idempotency_key"));
+    }
+    section(out, "trace", array(v, "trace").size());
+    Table t = new Table("SEQ", "ACTION", "KIND", "OUTCOME", "REVISION");
+    for (JsonValue x : array(v, "trace")) {
+      JsonObject e = (JsonObject) x;
+      t.row(
+          Views.text(e, "sequence"),
+          Views.text(e, "action_id"),
+          Views.text(e, "kind"),
+          Views.text(e, "outcome"),
+          Views.text(e, "environment_revision"));
+    }
+    t.print(out);
+  }
+
+  private static void section(PrintWriter out, String name, int n) {
+    out.println();
+    out.println(name + " (" + n + ")");
+  }
+
+  private static JsonObject obj(JsonObject o, String key) {
+    return (JsonObject) o.get(key).orElseThrow();
+  }
+
+  private static List<JsonValue> array(JsonObject o, String key) {
+    return ((dev.ratchet.json.JsonArray) o.get(key).orElseThrow()).items();
+  }
+}

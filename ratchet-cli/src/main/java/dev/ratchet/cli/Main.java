@@ -1,0 +1,53 @@
+package dev.ratchet.cli;
+
+import dev.ratchet.cli.internal.Services;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+
+/**
+ * The {@code ratchet} command. Exit codes (docs/cli.md) derive from {@link dev.ratchet.ErrorCode}:
+ * 0 ok, 1 internal error, 2 bad usage or input, 3 refused fail-closed, 4 frozen (needs review or
+ * approval), 5 store unavailable.
+ */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    int code = execute(args, System.out, System.err, Services.standard());
+    System.out.flush();
+    System.err.flush();
+    System.exit(code);
+  }
+
+  /** Runs one command line with the given wiring and returns its exit code. */
+  public static int execute(String[] args, PrintStream out, PrintStream err, Services services) {
+    CommandLine cl = commandLine(services);
+    cl.setOut(new PrintWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), true));
+    cl.setErr(new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true));
+    int code = cl.execute(args);
+    cl.getOut().flush();
+    cl.getErr().flush();
+    return code;
+  }
+
+  static CommandLine commandLine(Services services) {
+    CommandLine cl = new CommandLine(new RatchetCommand(), new Factory(services));
+    cl.setExecutionExceptionHandler(Errors::handleExecution);
+    cl.setParameterExceptionHandler(Errors::handleParameter);
+    return cl;
+  }
+
+  /** Creates commands with the wiring when they take it. */
+  private record Factory(Services services) implements CommandLine.IFactory {
+    @Override
+    public <K> K create(Class<K> cls) throws Exception {
+      try {
+        return cls.getDeclaredConstructor(Services.class).newInstance(services);
+      } catch (NoSuchMethodException e) {
+        return CommandLine.defaultFactory().create(cls);
+      }
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package dev.ratchet.cli;
+
+import dev.ratchet.CrashSeam;
+import dev.ratchet.Ratchet;
+import dev.ratchet.Recovery;
+import dev.ratchet.Run;
+import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.cli.internal.Driver;
+import dev.ratchet.cli.internal.Services;
+import dev.ratchet.cli.internal.Session;
+import dev.ratchet.cli.internal.StoreFactory;
+import dev.ratchet.cli.internal.TaskFile;
+import dev.ratchet.store.CheckpointStore;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code ratchet resume RUN_ID}: recovers a run from the store and continues its plan. */
+@Command(
+    name = "resume",
+    mixinStandardHelpOptions = true,
+    description =
+        "Recover a run from the store alone (fail closed on any integrity, freshness or binding"
+            + " problem), reconcile its crash window, apply delivered decisions, and continue.")
+final class ResumeCommand extends CliCommand {
+  @Mixin CommonOptions common;
+
+  @Parameters(index = "0", paramLabel = "RUN_ID")
+  String runId;
+
+  @Option(names = "--task", paramLabel = "TASK.json", description = "Task file of the run.")
+  Path task;
+
+  @Option(names = "--worker-id", paramLabel = "ID", description = "Lease owner name.")
+  String workerId;
+
+  ResumeCommand(Services services) {
+    super(services);
+  }
+
+  @Override
+  public Integer call() {
+    try (Session session =
+        Session.open(
+            services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
+      CheckpointStore.RunRef ref = session.find(runId);
+      TaskFile tf = session.taskFor(ref);
+      Ratchet ratchet =
+          session.ratchet(Workers.id(workerId), Session.DEFAULT_LEASE_TTL, CrashSeam.NONE);
+      EnvironmentAdapter adapter = session.adapter(tf, false);
+      // Verify before taking the lease: a refused run is left exactly as it was, lease included.
+      ratchet.verify(tf.task(), runId, adapter);
+      try (Run run = ratchet.resume(tf.task(), runId, adapter)) {
+        Recovery r = run.recovery();
+        out()
+            .println(
+                "run "
+                    + runId
+                    + " recovered at generation "
+                    + r.generation()
+                    + ": found "
+                    + r.found()
+                    + ", did "
+                    + r.did());
+        return finish(new Driver(run, tf.plan(), out()::println).drive(r));
+      }
+    }
+  }
+}

@@ -1,0 +1,298 @@
+package dev.ratchet.cli;
+
+import dev.ratchet.CrashSeam;
+import dev.ratchet.RatchetException;
+import dev.ratchet.adapter.Observation;
+import dev.ratchet.cli.internal.Decisions;
+import dev.ratchet.cli.internal.KeyConfig;
+import dev.ratchet.cli.internal.Services;
+import dev.ratchet.cli.internal.Session;
+import dev.ratchet.cli.internal.StoreFactory;
+import dev.ratchet.cli.internal.Table;
+import dev.ratchet.cli.internal.Views;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonValue;
+import dev.ratchet.model.Phase;
+import dev.ratchet.model.ReviewCase;
+import dev.ratchet.model.ReviewDecision;
+import dev.ratchet.model.RunState;
+import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.sign.SecretKey;
+import dev.ratchet.store.CheckpointStore;
+import dev.ratchet.store.InboxItem;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code ratchet review list|show|decide}: frozen runs and signed reviewer decisions (§8). */
+@Command(
+    name = "review",
+    mixinStandardHelpOptions = true,
+    description = "Runs frozen in needs_review: list them, show a case's evidence, decide it.",
+    subcommands = {
+      ReviewCommand.ListCases.class,
+      ReviewCommand.Show.class,
+      ReviewCommand.Decide.class
+    })
+final class ReviewCommand implements Runnable {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new picocli.CommandLine.ParameterException(
+        spec.commandLine(), "a subcommand is required: list, show or decide");
+  }
+
+  /** {@code review list}. */
+  @Command(name = "list", mixinStandardHelpOptions = true, description = "List open review cases.")
+  static final class ListCases extends CliCommand {
+    @Mixin CommonOptions common;
+
+    @Option(names = "--json", description = "Print JSON.")
+    boolean json;
+
+    ListCases(Services services) {
+      super(services);
+    }
+
+    @Override
+    public Integer call() {
+      try (Session session =
+          Session.open(
+              services, common.settings(null), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
+        List<JsonValue> cases = new ArrayList<>();
+        Table t = new Table("RUN", "TASK", "CASE", "REASON", "ACTION");
+        int exit = 0;
+        for (CheckpointStore.RunRef ref : session.store().runs()) {
+          RunState s;
+          try {
+            s = session.check(ref.runId()).state();
+          } catch (RatchetException e) {
+            err().println("refused " + ref.runId() + ": " + e.getMessage());
+            exit = exit == 0 ? e.code().exitCode() : exit;
+            continue;
+          }
+          if (s.phase() != Phase.NEEDS_REVIEW) {
+            continue;
+          }
+          ReviewCase c = s.review();
+          String action = c.pending() == null ? "-" : c.pending().action().actionId();
+          t.row(ref.runId(), ref.taskId(), c.caseId(), c.reason(), action);
+          cases.add(
+              JsonObject.builder()
+                  .put("run_id", ref.runId())
+                  .put("task_id", ref.taskId())
+                  .put("case_id", c.caseId())
+                  .put("reason", c.reason())
+                  .put("action_id", c.pending() == null ? null : action)
+                  .build());
+        }
+        if (json) {
+          out()
+              .println(
+                  Canonical.string(JsonObject.builder().put("cases", Views.array(cases)).build()));
+        } else if (t.isEmpty()) {
+          out().println("no run is frozen in needs_review");
+        } else {
+          t.print(out());
+        }
+        return exit;
+      }
+    }
+  }
+
+  /** {@code review show RUN_ID}. */
+  @Command(
+      name = "show",
+      mixinStandardHelpOptions = true,
+      description = "Show the frozen evidence of a run's open review case.")
+  static final class Show extends CliCommand {
+    @Mixin CommonOptions common;
+
+    @Parameters(index = "0", paramLabel = "RUN_ID")
+    String runId;
+
+    @Option(names = "--json", description = "Print JSON.")
+    boolean json;
+
+    @Option(names = "--task", paramLabel = "TASK.json", description = "Task file of the run.")
+    Path task;
+
+    Show(Services services) {
+      super(services);
+    }
+
+    @Override
+    public Integer call() {
+      try (Session session =
+          Session.open(
+              services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
+        Session.Checked c = session.check(runId);
+        ReviewCase rc = requireOpenCase(c.state(), runId);
+        Observation live = c.adapter().observe();
+        JsonObject view =
+            JsonObject.builder()
+                .put("run_id", runId)
+                .put("case", Views.review(rc))
+                .put("live_environment", live.toJson())
+                .put("environment_changed_since_freeze", !live.equals(rc.observation()))
+                .build();
+        if (json) {
+          out().println(Canonical.string(view));
+        } else {
+          print(out(), rc, live);
+        }
+        return 0;
+      }
+    }
+
+    private void print(PrintWriter out, ReviewCase c, Observation live) {
+      out.println("run " + runId + " is frozen: case " + c.caseId() + " (" + c.reason() + ")");
+      if (c.pending() != null) {
+        out.println(
+            "  pending write      "
+                + c.pending().action().kind()
+                + " "
+                + c.pending().action().actionId()
+                + " "
+                + c.pending().action().arguments());
+        out.println("  idempotency key    " + c.pending().key());
+        out.println("  intent digest      " + c.pending().intentDigest());
+      }
+      if (c.observedReceipt() != null) {
+        out.println("  adapter receipt    " + c.observedReceipt().receiptId());
+        out.println("    for intent       " + c.observedReceipt().intentDigest());
+        out.println("    result           " + c.observedReceipt().result());
+        out.println("    fingerprint      " + c.observedReceiptFingerprint());
+      }
+      out.println(
+          "  environment        "
+              + c.observation().instanceId()
+              + " revision "
+              + c.observation().revision()
+              + " at freeze, revision "
+              + live.revision()
+              + " now");
+      out.println(
+          "decide with: ratchet review decide "
+              + runId
+              + " --decision replan|abort --reviewer-key FILE");
+    }
+  }
+
+  /** {@code review decide RUN_ID --decision replan|abort --reviewer-key FILE}. */
+  @Command(
+      name = "decide",
+      mixinStandardHelpOptions = true,
+      description =
+          "Sign a reviewer decision bound to the open case (action, key, both digests, receipt"
+              + " fingerprint) and the live environment, with a single-use nonce, and deliver it"
+              + " to the run's inbox. replan quarantines the key and continues with a new one;"
+              + " abort ends the run failed with all evidence kept.")
+  static final class Decide extends CliCommand {
+    @Mixin CommonOptions common;
+
+    @Parameters(index = "0", paramLabel = "RUN_ID")
+    String runId;
+
+    @Option(
+        names = "--decision",
+        required = true,
+        paramLabel = "replan|abort",
+        description = "replan or abort.")
+    String decision;
+
+    @Option(
+        names = "--reviewer-key",
+        paramLabel = "FILE",
+        description = "The reviewer's key file (default: $RATCHET_REVIEWER_KEY).")
+    Path reviewerKey;
+
+    @Option(
+        names = "--reviewer-id",
+        paramLabel = "ID",
+        description = "The reviewer's id (default: the key file name, or $RATCHET_REVIEWER_ID).")
+    String reviewerId;
+
+    @Option(names = "--task", paramLabel = "TASK.json", description = "Task file of the run.")
+    Path task;
+
+    Decide(Services services) {
+      super(services);
+    }
+
+    @Override
+    public Integer call() {
+      if (!ReviewDecision.REPLAN.equals(decision) && !ReviewDecision.ABORT.equals(decision)) {
+        throw RatchetException.contract(
+            "--decision: '" + decision + "' is not one of replan, abort");
+      }
+      SecretKey key =
+          KeyConfig.signer(
+              reviewerKey,
+              reviewerId,
+              KeyConfig.ENV_REVIEWER_KEY,
+              KeyConfig.ENV_REVIEWER_ID,
+              "--reviewer-key");
+      try (Session session =
+          Session.open(
+              services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
+        Session.Checked c = session.check(runId);
+        ReviewCase rc = requireOpenCase(c.state(), runId);
+        Observation live = c.adapter().observe();
+        ReviewDecision d =
+            Decisions.decision(
+                key.id(),
+                c.state(),
+                c.task().task(),
+                decision,
+                live,
+                Decisions.nonce("decision", services.entropy()));
+        SignedEnvelope env = Decisions.sign(d.toJson(), key);
+        Decisions.deliver(
+            session.store(), c.state(), InboxItem.Kind.REVIEW_DECISION, d.nonce(), env);
+        if (!session.reviewers().trusts(key.id())) {
+          err()
+              .println(
+                  "warning: reviewer '"
+                      + key.id()
+                      + "' is not in "
+                      + session.settings().reviewersDir()
+                      + "; a worker that does not trust it will refuse this decision");
+        }
+        out()
+            .println(
+                "decision "
+                    + decision
+                    + " on case "
+                    + rc.caseId()
+                    + " of run "
+                    + runId
+                    + " signed by "
+                    + key.id()
+                    + " and delivered (nonce "
+                    + d.nonce()
+                    + ", bound to environment revision "
+                    + live.revision()
+                    + "); 'ratchet resume "
+                    + runId
+                    + "' applies it");
+        return 0;
+      }
+    }
+  }
+
+  static ReviewCase requireOpenCase(RunState s, String runId) {
+    if (s.phase() != Phase.NEEDS_REVIEW || s.review() == null) {
+      throw RatchetException.contract(
+          "run " + runId + " is " + s.phase().wireName() + ", not frozen in needs_review");
+    }
+    return s.review();
+  }
+}

@@ -1,0 +1,120 @@
+package dev.ratchet.cli.internal;
+
+import dev.ratchet.Entropy;
+import dev.ratchet.RatchetException;
+import dev.ratchet.adapter.Observation;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Approval;
+import dev.ratchet.model.PendingIntent;
+import dev.ratchet.model.ReviewCase;
+import dev.ratchet.model.ReviewDecision;
+import dev.ratchet.model.RunState;
+import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.model.TaskSpec;
+import dev.ratchet.sign.Hmac;
+import dev.ratchet.sign.SecretKey;
+import dev.ratchet.store.CheckpointStore;
+import dev.ratchet.store.InboxItem;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Builds, signs and delivers operator decisions (SPEC §6, §8, D12): an approval bound to exactly
+ * one pending write and the environment it was planned against, or a reviewer decision bound to
+ * exactly one open case and the live environment. Each carries a fresh single-use nonce. Operators
+ * only deliver to the run's inbox; the worker holding the lease consumes, in a commit.
+ */
+public final class Decisions {
+  private static final Pattern DURATION = Pattern.compile("([1-9][0-9]{0,6})([smhd])");
+
+  private Decisions() {}
+
+  public static SignedEnvelope sign(JsonObject payload, SecretKey key) {
+    return new SignedEnvelope(payload, Hmac.hmacHex(key, Canonical.bytes(payload)));
+  }
+
+  public static String nonce(String prefix, Entropy entropy) {
+    return prefix + "-" + entropy.hex128();
+  }
+
+  /** An approval of {@code s}'s pending write, valid until either expiry. */
+  public static Approval approval(
+      String approverId,
+      RunState s,
+      TaskSpec task,
+      long expiresAtProposal,
+      long expiresAtMs,
+      String nonce) {
+    PendingIntent p = s.pending();
+    return new Approval(
+        approverId,
+        s.taskId(),
+        s.runId(),
+        task.policyId(),
+        task.policyVersion(),
+        p.action().actionId(),
+        p.key(),
+        p.intentDigest(),
+        p.preState().instanceId(),
+        p.preState().stateFingerprint(),
+        p.preState().revision(),
+        expiresAtProposal,
+        expiresAtMs,
+        nonce);
+  }
+
+  /** A reviewer decision on {@code s}'s open case, bound to the live environment. */
+  public static ReviewDecision decision(
+      String reviewerId,
+      RunState s,
+      TaskSpec task,
+      String decision,
+      Observation live,
+      String nonce) {
+    ReviewCase c = s.review();
+    return new ReviewDecision(
+        reviewerId,
+        s.taskId(),
+        s.runId(),
+        task.policyId(),
+        task.policyVersion(),
+        c.caseId(),
+        c.pending() == null ? null : c.pending().action().actionId(),
+        c.pending() == null ? null : c.pending().key(),
+        c.pending() == null ? null : c.pending().intentDigest(),
+        c.observedReceipt() == null ? null : c.observedReceipt().intentDigest(),
+        c.observedReceiptFingerprint(),
+        live.instanceId(),
+        live.revision(),
+        decision,
+        nonce);
+  }
+
+  public static void deliver(
+      CheckpointStore store, RunState s, InboxItem.Kind kind, String nonce, SignedEnvelope env) {
+    store.deliver(
+        s.taskId(), s.runId(), new InboxItem(nonce, kind, Canonical.string(env.toJson())));
+  }
+
+  /** {@code 90s}, {@code 30m}, {@code 24h} or {@code 7d}. */
+  public static Duration duration(String option, String text) {
+    Matcher m = DURATION.matcher(text);
+    if (!m.matches()) {
+      throw RatchetException.contract(
+          option + ": '" + text + "' is not a duration like 90s, 30m, 24h or 7d");
+    }
+    long n = Long.parseLong(m.group(1));
+    switch (m.group(2)) {
+      case "s":
+        return Duration.ofSeconds(n);
+      case "m":
+        return Duration.ofMinutes(n);
+      case "h":
+        return Duration.ofHours(n);
+      default:
+        return Duration.ofDays(n);
+    }
+  }
+}

@@ -1,0 +1,425 @@
+package dev.ratchet.cli.internal;
+
+import dev.ratchet.CrashPoint;
+import dev.ratchet.CrashSeam;
+import dev.ratchet.ErrorCode;
+import dev.ratchet.RatchetException;
+import dev.ratchet.adapter.ApprovalBinding;
+import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.adapter.WriteIntent;
+import dev.ratchet.json.Fields;
+import dev.ratchet.json.Json;
+import dev.ratchet.json.JsonNull;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Approval;
+import dev.ratchet.model.Phase;
+import dev.ratchet.model.ReviewDecision;
+import dev.ratchet.model.RunState;
+import dev.ratchet.sign.SecretKey;
+import dev.ratchet.store.Fence;
+import dev.ratchet.store.InboxItem;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code ratchet demo}: the demo task on a fresh SQLite store (content and marks in two files, so
+ * the split-store window exists too) in a temporary directory. Real worker JVMs are killed with
+ * SIGKILL once in every crash window and restarted; each restart recovers from the store alone. One
+ * write is hijacked by a foreign client using the run's key for another intent: the run freezes in
+ * needs_review and a signed replan resolves it with a new key. Then every intent's effects are
+ * counted in the ledger file itself, the final state is verified, and the demo exits non-zero if
+ * any count is not 1 or the run did not complete verified.
+ */
+public final class Demo {
+  static final long LEASE_TTL_MS = 2_000;
+
+  /** One crash and what the next recovery made of it. */
+  record Row(String window, String step, String found, String did) {}
+
+  private final Services services;
+  private final PrintWriter out;
+  private final Path dir;
+  private final boolean canary;
+  private final Settings settings;
+  private final long startedMs;
+  private final List<Row> rows = new ArrayList<>();
+  private final List<String> problems = new ArrayList<>();
+  private int workers;
+  private int kills;
+  private final java.util.Set<String> windowsKilled = new java.util.TreeSet<>();
+  private String quarantinedKey;
+
+  private Demo(Services services, PrintWriter out, Path dir, boolean canary) {
+    this.services = services;
+    this.out = out;
+    this.dir = dir;
+    this.canary = canary;
+    Path home = dir.resolve("home");
+    this.settings =
+        new Settings(
+            home,
+            "sqlite:" + home.resolve("content.db"),
+            "sqlite:" + home.resolve("marks.db"),
+            List.of(),
+            null,
+            null,
+            null);
+    this.startedMs = services.clock().millis();
+  }
+
+  /** Runs the demo in {@code dir} (empty) and returns its exit code. */
+  public static int run(Services services, PrintWriter out, Path dir, boolean canary) {
+    return new Demo(services, out, dir, canary).run();
+  }
+
+  private int run() {
+    Path workspace = dir.resolve("workspace");
+    Path taskFile = dir.resolve("ledger-task.json");
+    setUp(workspace, taskFile);
+    say(
+        "demo in "
+            + dir
+            + ": task "
+            + DemoScenario.TASK_ID
+            + " appends "
+            + DemoScenario.ENTRIES.size()
+            + " entries to "
+            + workspace.resolve(DemoScenario.LEDGER)
+            + (canary ? " (CANARY: the adapter sees a changed key on every write)" : ""));
+    List<CrashPoint> windows =
+        List.of(
+            CrashPoint.BEFORE_PROPOSAL,
+            CrashPoint.AFTER_INTENT_COMMIT,
+            CrashPoint.AFTER_APPROVAL_COMMIT,
+            CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT,
+            CrashPoint.BEFORE_RECEIPT_COMMIT,
+            CrashPoint.AFTER_RECEIPT_COMMIT,
+            CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK);
+    String pendingWindow = null;
+    String pendingStep = null;
+    boolean first = true;
+    for (CrashPoint w : windows) {
+      WorkerProcess.Ended e = worker(first ? taskFile : null, w);
+      first = false;
+      closeRow(pendingWindow, pendingStep, e);
+      if (!expectKilled(e, w)) {
+        return report();
+      }
+      pendingWindow = w.name().toLowerCase(Locale.ROOT);
+      pendingStep = stepAtIssue(w);
+    }
+    // The conflict: a worker dies right after committing the intent of e5; a foreign client then
+    // uses that idempotency key for another write at the adapter.
+    WorkerProcess.Ended e = worker(null, CrashPoint.AFTER_INTENT_COMMIT);
+    closeRow(pendingWindow, pendingStep, e);
+    if (!expectKilled(e, CrashPoint.AFTER_INTENT_COMMIT)) {
+      return report();
+    }
+    pendingStep = stepAtIssue(CrashPoint.AFTER_INTENT_COMMIT);
+    foreignWrite();
+    WorkerProcess.Ended frozen = worker(null, null);
+    closeRow("after_intent_commit + foreign write", pendingStep, frozen);
+    if (frozen.exitCode() != ErrorCode.REVIEW_REQUIRED.exitCode() || !isFrozen()) {
+      problems.add(
+          "the conflicting receipt did not freeze the run (worker exit " + frozen.exitCode() + ")");
+      return report();
+    }
+    signReplan();
+    WorkerProcess.Ended last = worker(null, null);
+    if (last.exitCode() != 0) {
+      problems.add("the last worker ended with exit " + last.exitCode() + ": " + tail(last));
+    }
+    return report();
+  }
+
+  private void setUp(Path workspace, Path taskFile) {
+    try {
+      Files.createDirectories(workspace);
+      Files.writeString(workspace.resolve(DemoScenario.LEDGER), DemoScenario.HEADER);
+      Home home = settings.resolvedHome();
+      KeyFiles.create(home.keys().resolve("ckpt-1.key"), services.entropy());
+      KeyFiles.activate(home.keys(), "ckpt-1");
+      KeyFiles.create(home.approvers().resolve("alice.key"), services.entropy());
+      KeyFiles.create(home.reviewers().resolve("rita.key"), services.entropy());
+      Files.writeString(
+          taskFile,
+          DemoScenario.taskFile(workspace, Adapters.WORKSPACE_NAMESPACE),
+          StandardCharsets.UTF_8);
+    } catch (IOException ex) {
+      throw new RatchetException(ErrorCode.INTERNAL, "demo set-up failed: " + ex.getMessage());
+    }
+  }
+
+  private WorkerProcess.Ended worker(Path start, CrashPoint crashAt) {
+    workers++;
+    List<String> args = new ArrayList<>(List.of("worker", "--run-id", DemoScenario.RUN_ID));
+    args.addAll(
+        List.of(
+            "--home",
+            settings.home().toString(),
+            "--store",
+            settings.store(),
+            "--mark-store",
+            settings.markStore(),
+            "--lease-ttl-ms",
+            Long.toString(LEASE_TTL_MS),
+            "--await-approval",
+            "--worker-id",
+            "demo-worker-" + workers));
+    if (start != null) {
+      args.addAll(List.of("--start", start.toString()));
+    }
+    if (crashAt != null) {
+      args.addAll(List.of("--crash-at", crashAt.name()));
+    }
+    if (canary) {
+      args.add("--canary");
+    }
+    say(
+        "worker "
+            + workers
+            + (start != null ? " starts the run" : " recovers the run")
+            + (crashAt == null
+                ? ""
+                : ", to be killed at " + crashAt.name().toLowerCase(Locale.ROOT)));
+    WorkerProcess.Ended e =
+        WorkerProcess.run(
+            args,
+            line -> say("  " + line),
+            json -> {
+              JsonObject r = (JsonObject) Json.parse(json);
+              say("  recovery: found " + Views.text(r, "found") + ", did " + Views.text(r, "did"));
+            },
+            this::approve);
+    if (e.killed()) {
+      kills++;
+      windowsKilled.add(e.crashPoint());
+      say(
+          "  SIGKILL at "
+              + e.crashPoint().toLowerCase(Locale.ROOT)
+              + " (exit "
+              + e.exitCode()
+              + ")");
+    }
+    return e;
+  }
+
+  private boolean expectKilled(WorkerProcess.Ended e, CrashPoint w) {
+    if (e.killed() && w.name().equals(e.crashPoint())) {
+      return true;
+    }
+    problems.add(
+        "worker "
+            + workers
+            + " was to die at "
+            + w.name().toLowerCase(Locale.ROOT)
+            + " but ended with exit "
+            + e.exitCode()
+            + ": "
+            + tail(e));
+    return false;
+  }
+
+  private void closeRow(String window, String step, WorkerProcess.Ended next) {
+    if (window == null) {
+      return;
+    }
+    String found = "-";
+    String did = "-";
+    if (next.recoveryJson() != null) {
+      JsonObject r = (JsonObject) Json.parse(next.recoveryJson());
+      found = Views.text(r, "found");
+      did = Views.text(r, "did");
+      if (!Views.text(r, "review_reason").isEmpty()) {
+        did += " (" + Views.text(r, "review_reason") + ")";
+      }
+    }
+    rows.add(new Row(window, step, found, did));
+  }
+
+  /** The plan step the crash concerned, read from the verified state the crash left. */
+  private String stepAtIssue(CrashPoint w) {
+    try (Session s = session()) {
+      RunState st = s.check(DemoScenario.RUN_ID).state();
+      if (st.pending() != null) {
+        return stepOf(st.pending().action().actionId());
+      }
+      long index = w == CrashPoint.AFTER_RECEIPT_COMMIT ? st.cursor() - 1 : st.cursor();
+      return index < DemoScenario.ENTRIES.size() ? DemoScenario.stepId((int) index) : "-";
+    }
+  }
+
+  private static String stepOf(String actionId) {
+    int hash = actionId.lastIndexOf('#');
+    return hash < 0 ? actionId : actionId.substring(0, hash);
+  }
+
+  /** The operator's side of an approval wait: sign with alice's key and deliver. */
+  private void approve(String actionId) {
+    try (Session s = session()) {
+      Session.Checked c = s.check(DemoScenario.RUN_ID);
+      RunState st = c.state();
+      if (st.pending() == null || !st.pending().action().actionId().equals(actionId)) {
+        throw new RatchetException(
+            ErrorCode.INTERNAL, "no pending write " + actionId + " to approve");
+      }
+      SecretKey alice =
+          KeyConfig.signer(s.home().approvers().resolve("alice.key"), null, "-", "-", "-");
+      long now = services.clock().millis();
+      Approval a =
+          Decisions.approval(
+              alice.id(),
+              st,
+              c.task().task(),
+              st.usage().proposals() + 10,
+              now + 600_000,
+              Decisions.nonce("approval", services.entropy()));
+      Decisions.deliver(
+          s.store(), st, InboxItem.Kind.APPROVAL, a.nonce(), Decisions.sign(a.toJson(), alice));
+      say("  approval of " + actionId + " signed by alice and delivered to the run's inbox");
+    }
+  }
+
+  /** A foreign client reuses the run's pending key for a different write at the adapter. */
+  private void foreignWrite() {
+    try (Session s = session()) {
+      Session.Checked c = s.check(DemoScenario.RUN_ID);
+      String key = c.state().pending().key();
+      quarantinedKey = key;
+      EnvironmentAdapter ws = c.adapter();
+      JsonObject args =
+          JsonObject.builder()
+              .put("path", DemoScenario.FOREIGN_FILE)
+              .put("content", "written by another client under the run's key\n")
+              .put("expected_sha256", JsonNull.INSTANCE)
+              .build();
+      ws.execute(
+          new WriteIntent(ws.namespace(), "write_file", args, "reversible_write"),
+          key,
+          new Fence("foreign-client", "foreign", 1),
+          ApprovalBinding.NONE);
+      say(
+          "a foreign client wrote "
+              + DemoScenario.FOREIGN_FILE
+              + " under the pending key "
+              + key.substring(0, 8)
+              + "... (same key, different intent)");
+    }
+  }
+
+  private boolean isFrozen() {
+    try (Session s = session()) {
+      return s.check(DemoScenario.RUN_ID).state().phase() == Phase.NEEDS_REVIEW;
+    }
+  }
+
+  /** The reviewer's side: a replan signed with rita's key, bound to the case and environment. */
+  private void signReplan() {
+    try (Session s = session()) {
+      Session.Checked c = s.check(DemoScenario.RUN_ID);
+      SecretKey rita =
+          KeyConfig.signer(s.home().reviewers().resolve("rita.key"), null, "-", "-", "-");
+      ReviewDecision d =
+          Decisions.decision(
+              rita.id(),
+              c.state(),
+              c.task().task(),
+              ReviewDecision.REPLAN,
+              c.adapter().observe(),
+              Decisions.nonce("decision", services.entropy()));
+      Decisions.deliver(
+          s.store(),
+          c.state(),
+          InboxItem.Kind.REVIEW_DECISION,
+          d.nonce(),
+          Decisions.sign(d.toJson(), rita));
+      say(
+          "reviewer rita signed a replan of case "
+              + c.state().review().caseId()
+              + " ("
+              + c.state().review().reason()
+              + "): the old key is quarantined, the write gets a new key");
+    }
+  }
+
+  private Session session() {
+    return Session.open(services, settings, StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE);
+  }
+
+  private int report() {
+    return DemoReport.print(this);
+  }
+
+  // ---- accessors for the report ------------------------------------------------------------
+
+  Services services() {
+    return services;
+  }
+
+  PrintWriter out() {
+    return out;
+  }
+
+  Path dir() {
+    return dir;
+  }
+
+  boolean canary() {
+    return canary;
+  }
+
+  List<Row> rows() {
+    return rows;
+  }
+
+  List<String> problems() {
+    return problems;
+  }
+
+  int kills() {
+    return kills;
+  }
+
+  int windowsKilled() {
+    return windowsKilled.size();
+  }
+
+  int workers() {
+    return workers;
+  }
+
+  String quarantinedKey() {
+    return quarantinedKey;
+  }
+
+  long startedMs() {
+    return startedMs;
+  }
+
+  Session openSession() {
+    return session();
+  }
+
+  void say(String line) {
+    long ms = services.clock().millis() - startedMs;
+    out.printf(Locale.ROOT, "[%5.1fs] %s%n", ms / 1000.0, line);
+    out.flush();
+  }
+
+  static String tail(WorkerProcess.Ended e) {
+    List<String> l = e.lines();
+    return l.isEmpty()
+        ? "(no output)"
+        : String.join(" | ", l.subList(Math.max(0, l.size() - 6), l.size()));
+  }
+
+  static JsonObject obj(String json) {
+    return Fields.asObject(Json.parse(json), "line");
+  }
+}

@@ -1,0 +1,202 @@
+package dev.ratchet.cli.internal;
+
+import dev.ratchet.ErrorCode;
+import dev.ratchet.Proposal;
+import dev.ratchet.RatchetException;
+import dev.ratchet.Run;
+import dev.ratchet.StepOutcome;
+import dev.ratchet.model.Action;
+import dev.ratchet.model.Phase;
+import dev.ratchet.model.RunState;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A deterministic agent that follows a task file's plan: the run's plan cursor says which step is
+ * next; a pending write is reconciled first (the crash windows); a frozen run applies a delivered
+ * reviewer decision if there is one. It stops when the run ends, freezes, or waits for a person.
+ * The runtime makes every decision; the driver only chooses the next call.
+ */
+public final class Driver {
+  /** Why driving stopped. */
+  public enum Stop {
+    /** The run ended: completed, cancelled or failed. */
+    ENDED,
+    /** Frozen in needs_review: a reviewer decision is needed. */
+    FROZEN,
+    /** A pending write waits for a signed approval. */
+    AWAITING_APPROVAL
+  }
+
+  /** Why driving stopped, with the exit code the command returns. */
+  public record Result(Stop stop, int exitCode, String summary) {}
+
+  private final Run run;
+  private final List<PlanStep> plan;
+  private final Consumer<String> progress;
+
+  public Driver(Run run, List<PlanStep> plan, Consumer<String> progress) {
+    this.run = run;
+    this.plan = List.copyOf(plan);
+    this.progress = progress;
+  }
+
+  public Result drive() {
+    return drive(null);
+  }
+
+  /** Drives after a recovery: a write recovery left waiting for approval is not retried. */
+  public Result drive(dev.ratchet.Recovery recovery) {
+    if (recovery != null && recovery.outcome() != null) {
+      report(run.state(), recovery.outcome());
+    }
+    if (recovery != null
+        && "awaiting_approval".equals(recovery.did())
+        && run.state().pending() != null) {
+      return awaitingApproval(run.state(), "no valid approval was in the run's inbox");
+    }
+    for (int guard = 0; guard < 4 * plan.size() + 16; guard++) {
+      RunState s = run.state();
+      if (s.phase().terminal()) {
+        return ended(s);
+      }
+      try {
+        if (s.phase() == Phase.NEEDS_REVIEW) {
+          StepOutcome o = run.resolveReview();
+          progress.accept(
+              "review: "
+                  + Views.text(o.result(), "decision")
+                  + " by "
+                  + Views.text(o.result(), "reviewer_id")
+                  + " applied; the old idempotency key is quarantined");
+        } else if (s.pending() != null) {
+          report(s, run.reconcile());
+        } else {
+          step(s);
+        }
+      } catch (RatchetException e) {
+        if (e.code() == ErrorCode.APPROVAL && run.state().phase() == Phase.NEEDS_REVIEW) {
+          return frozen(run.state(), e.getMessage());
+        }
+        if (e.code() == ErrorCode.APPROVAL && run.state().pending() != null) {
+          return awaitingApproval(run.state(), e.getMessage());
+        }
+        throw e;
+      }
+    }
+    throw new RatchetException(
+        ErrorCode.INTERNAL, "the plan driver made no progress on run " + run.state().runId());
+  }
+
+  private void step(RunState s) {
+    int cursor = (int) s.cursor();
+    if (cursor >= plan.size()) {
+      throw new RatchetException(
+          ErrorCode.INTERNAL,
+          "run " + s.runId() + " is running past the last plan step (cursor " + cursor + ")");
+    }
+    PlanStep step = plan.get(cursor);
+    String actionId = step.actionId(s.usage().proposals() + 1);
+    Action action = run.action(actionId, step.kind(), step.arguments());
+    Proposal p = run.propose(action);
+    if (p.kind() == Proposal.Kind.REPLAYED) {
+      report(s, p.replay());
+      return;
+    }
+    report(s, run.execute(actionId));
+  }
+
+  private void report(RunState before, StepOutcome o) {
+    RunState after = run.state();
+    String kind = kindOf(o.actionId(), before);
+    StringBuilder line =
+        new StringBuilder()
+            .append("step ")
+            .append(Math.min(after.cursor(), plan.size()))
+            .append('/')
+            .append(plan.size())
+            .append("  ")
+            .append(kind)
+            .append(' ')
+            .append(o.actionId())
+            .append(": ")
+            .append(o.kind().name().toLowerCase(java.util.Locale.ROOT));
+    if (o.receipt() != null) {
+      line.append(" (receipt ")
+          .append(abbreviate(o.receipt().receiptId()))
+          .append(", revision ")
+          .append(o.receipt().revisionBefore())
+          .append(" -> ")
+          .append(o.receipt().revisionAfter())
+          .append(')');
+    }
+    if (o.kind() == StepOutcome.Kind.FROZEN && o.review() != null) {
+      line.append(" -> needs_review (").append(o.review().reason()).append(')');
+    }
+    progress.accept(line.toString());
+  }
+
+  private String kindOf(String actionId, RunState before) {
+    if (before.pending() != null && before.pending().action().actionId().equals(actionId)) {
+      return before.pending().action().kind();
+    }
+    int hash = actionId == null ? -1 : actionId.lastIndexOf('#');
+    String stepId = hash < 0 ? actionId : actionId.substring(0, hash);
+    return plan.stream()
+        .filter(p -> p.id().equals(stepId))
+        .map(PlanStep::kind)
+        .findFirst()
+        .orElse("");
+  }
+
+  static String abbreviate(String id) {
+    return id.length() <= 12 ? id : id.substring(0, 12) + "...";
+  }
+
+  private Result ended(RunState s) {
+    String summary = "run " + s.runId() + " " + s.phase().wireName() + " (" + s.stopReason() + ")";
+    return new Result(
+        Stop.ENDED, s.phase() == Phase.FAILED ? ErrorCode.TERMINAL.exitCode() : 0, summary);
+  }
+
+  private Result frozen(RunState s, String why) {
+    return new Result(
+        Stop.FROZEN,
+        ErrorCode.REVIEW_REQUIRED.exitCode(),
+        "run "
+            + s.runId()
+            + " is frozen in needs_review ("
+            + s.stopReason()
+            + ", case "
+            + s.review().caseId()
+            + "): "
+            + why
+            + ". A reviewer inspects it with 'ratchet review show "
+            + s.runId()
+            + "' and decides with 'ratchet review decide "
+            + s.runId()
+            + " --decision replan|abort --reviewer-key FILE'; then 'ratchet resume "
+            + s.runId()
+            + "'");
+  }
+
+  private Result awaitingApproval(RunState s, String why) {
+    return new Result(
+        Stop.AWAITING_APPROVAL,
+        ErrorCode.APPROVAL.exitCode(),
+        "run "
+            + s.runId()
+            + " is waiting for approval of "
+            + s.pending().action().kind()
+            + " "
+            + s.pending().action().actionId()
+            + ": "
+            + why
+            + ". An approver runs 'ratchet approve "
+            + s.runId()
+            + " --approver-key FILE' (or 'ratchet refresh-approval' for expired evidence); then"
+            + " 'ratchet resume "
+            + s.runId()
+            + "'");
+  }
+}

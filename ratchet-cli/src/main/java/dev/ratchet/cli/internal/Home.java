@@ -1,0 +1,39 @@
+package dev.ratchet.cli.internal;
+
+import java.nio.file.Path;
+
+/**
+ * The command line's local directory ({@code --home}, default {@code ./.ratchet}): the default
+ * SQLite store, the checkpoint key directory, the approver and reviewer trust directories, and the
+ * recorded task files that {@code resume} and the other commands look runs up in.
+ */
+public record Home(Path dir) {
+  public static final String ACTIVE = "active";
+
+  public Path defaultStore() {
+    return dir.resolve("ratchet.db");
+  }
+
+  /** Checkpoint keys: {@code <id>.key} files and the {@code active} file naming the signer. */
+  public Path keys() {
+    return dir.resolve("keys");
+  }
+
+  public Path approvers() {
+    return dir.resolve("approvers");
+  }
+
+  public Path reviewers() {
+    return dir.resolve("reviewers");
+  }
+
+  /** Task files by the SHA-256 of their canonical JSON. */
+  public Path tasks() {
+    return dir.resolve("tasks");
+  }
+
+  /** One small file per run naming its recorded task file. */
+  public Path runs() {
+    return dir.resolve("runs");
+  }
+}

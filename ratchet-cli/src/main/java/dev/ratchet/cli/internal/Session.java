@@ -1,0 +1,266 @@
+package dev.ratchet.cli.internal;
+
+import dev.ratchet.CrashSeam;
+import dev.ratchet.Ratchet;
+import dev.ratchet.RatchetException;
+import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.model.RunState;
+import dev.ratchet.sign.KeyRing;
+import dev.ratchet.sign.TrustRoot;
+import dev.ratchet.store.CheckpointStore;
+import dev.ratchet.store.LeaseStore;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One command's open store with its keys and trust roots, and the lookups every run command needs:
+ * which task a run belongs to, its task file, its adapter, and its verified state. Keys are loaded
+ * before the store is opened, so a key problem never creates or touches a store.
+ */
+public final class Session implements AutoCloseable {
+  public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(30);
+
+  private final Services services;
+  private final Settings settings;
+  private final KeyRing keys;
+  private final TrustRoot approvers;
+  private final TrustRoot reviewers;
+  private final Stores stores;
+  private final List<AutoCloseable> opened = new java.util.ArrayList<>();
+
+  private Session(
+      Services services,
+      Settings settings,
+      KeyRing keys,
+      TrustRoot approvers,
+      TrustRoot reviewers,
+      Stores stores) {
+    this.services = services;
+    this.settings = settings;
+    this.keys = keys;
+    this.approvers = approvers;
+    this.reviewers = reviewers;
+    this.stores = stores;
+  }
+
+  /**
+   * Loads the keys and trust roots the settings name, so a key problem is reported before a store
+   * is created or an environment prepared.
+   */
+  public static void preflight(Settings settings) {
+    KeyConfig.checkpointRing(settings.keyFiles(), settings.resolvedHome());
+    KeyConfig.approvers(settings.approversDir());
+    KeyConfig.reviewers(settings.reviewersDir());
+    settings.storeSpec();
+    settings.markSpec();
+  }
+
+  /** Loads keys and trust roots, then opens the store ({@code CREATE} only for new runs). */
+  public static Session open(
+      Services services, Settings settings, StoreFactory.Mode mode, CrashSeam storeSeam) {
+    return open(services, settings, mode, storeSeam, null);
+  }
+
+  /** As {@link #open}, with a key ring chosen by the caller (key rotation). */
+  public static Session open(
+      Services services,
+      Settings settings,
+      StoreFactory.Mode mode,
+      CrashSeam storeSeam,
+      KeyRing ring) {
+    KeyRing keys =
+        ring != null
+            ? ring
+            : KeyConfig.checkpointRing(settings.keyFiles(), settings.resolvedHome());
+    TrustRoot approvers = KeyConfig.approvers(settings.approversDir());
+    TrustRoot reviewers = KeyConfig.reviewers(settings.reviewersDir());
+    StoreSpec content = settings.storeSpec();
+    StoreSpec mark = settings.markSpec();
+    Stores stores = services.stores().open(content, mark, mode, services.clock(), storeSeam);
+    return new Session(services, settings, keys, approvers, reviewers, stores);
+  }
+
+  public Services services() {
+    return services;
+  }
+
+  public Settings settings() {
+    return settings;
+  }
+
+  public Home home() {
+    return settings.resolvedHome();
+  }
+
+  public CheckpointStore store() {
+    return stores.checkpoints();
+  }
+
+  public LeaseStore leases() {
+    return stores.leases();
+  }
+
+  public KeyRing keys() {
+    return keys;
+  }
+
+  public TrustRoot approvers() {
+    return approvers;
+  }
+
+  public TrustRoot reviewers() {
+    return reviewers;
+  }
+
+  public Ratchet ratchet(String workerId, Duration leaseTtl, CrashSeam seam) {
+    return ratchet(workerId, leaseTtl, seam, keys);
+  }
+
+  public Ratchet ratchet(String workerId, Duration leaseTtl, CrashSeam seam, KeyRing ring) {
+    return Ratchet.builder()
+        .store(stores.checkpoints())
+        .leases(stores.leases())
+        .checkpointKeys(ring)
+        .approvers(approvers)
+        .reviewers(reviewers)
+        .clock(services.clock())
+        .entropy(services.entropy())
+        .crashSeam(seam)
+        .workerId(workerId)
+        .leaseTtl(leaseTtl)
+        .build();
+  }
+
+  /** The key id in the run's stored checkpoint envelope (public; read without verifying). */
+  public String signingKeyId(CheckpointStore.RunRef ref) {
+    return store()
+        .load(ref.taskId(), ref.runId())
+        .map(r -> envelopeKeyId(r.checkpoint()))
+        .orElse("-");
+  }
+
+  /** The {@code key_id} member of a checkpoint envelope, or "?" when it is unreadable. */
+  public static String envelopeKeyId(String checkpoint) {
+    try {
+      return Views.text(
+          dev.ratchet.json.Fields.asObject(dev.ratchet.json.Json.parse(checkpoint), "checkpoint"),
+          "key_id");
+    } catch (RuntimeException e) {
+      return "?";
+    }
+  }
+
+  /** The run's lease if a worker holds it now (unexpired and not released). */
+  public java.util.Optional<dev.ratchet.store.Lease> heldLease(String runId) {
+    return leases()
+        .current(runId)
+        .filter(
+            l -> {
+              try {
+                leases().check(l.fence());
+                return true;
+              } catch (RatchetException e) {
+                if (e.code() != dev.ratchet.ErrorCode.FENCED) {
+                  throw e;
+                }
+                return false;
+              }
+            });
+  }
+
+  /** The stored run with this id; {@code CONTRACT} when the store has none or several. */
+  public CheckpointStore.RunRef find(String runId) {
+    List<CheckpointStore.RunRef> hits =
+        store().runs().stream().filter(r -> r.runId().equals(runId)).toList();
+    if (hits.isEmpty()) {
+      throw RatchetException.contract(
+          "RUN_ID: no run '"
+              + runId
+              + "' in "
+              + settings.storeSpec()
+              + " ('ratchet status' lists the runs)");
+    }
+    if (hits.size() > 1) {
+      throw RatchetException.contract(
+          "RUN_ID: run id '" + runId + "' exists for several tasks; this command needs one");
+    }
+    return hits.get(0);
+  }
+
+  /** The task file of a run: {@code --task}, else the copy {@code run} recorded. */
+  public TaskFile taskFor(CheckpointStore.RunRef ref) {
+    TaskFile tf;
+    if (settings.task() != null) {
+      tf = TaskFile.load(settings.task(), services.adapters());
+    } else {
+      tf =
+          TaskRegistry.forRun(home(), ref.runId(), services.adapters())
+              .orElseThrow(
+                  () ->
+                      RatchetException.contract(
+                          "no task file recorded for run '"
+                              + ref.runId()
+                              + "' in "
+                              + home().dir()
+                              + ": pass --task TASK.json"));
+    }
+    if (!tf.task().taskId().equals(ref.taskId())) {
+      throw RatchetException.contract(
+          "--task: the file is task '"
+              + tf.task().taskId()
+              + "' but run '"
+              + ref.runId()
+              + "' belongs to task '"
+              + ref.taskId()
+              + "'");
+    }
+    return tf;
+  }
+
+  /** Opens the run's adapter; the session closes it (a workspace holds its journal open). */
+  public EnvironmentAdapter adapter(TaskFile tf, boolean prepare) {
+    EnvironmentAdapter a = adapter(services, tf, prepare, CrashSeam.NONE);
+    if (a instanceof AutoCloseable c) {
+      opened.add(c);
+    }
+    return a;
+  }
+
+  /** Opens the adapter a task file names (before any store is opened, for {@code run}). */
+  public static EnvironmentAdapter adapter(
+      Services services, TaskFile tf, boolean prepare, CrashSeam seam) {
+    EnvironmentAdapter adapter =
+        services
+            .adapters()
+            .get("task.adapter", tf.task().adapter())
+            .open(tf.task(), tf.connect(), prepare, seam);
+    tf.checkAgainst(adapter.actionSpecs());
+    return adapter;
+  }
+
+  /** A run's checked context: its task file, adapter and verified state (nothing executed). */
+  public Checked check(String runId) {
+    CheckpointStore.RunRef ref = find(runId);
+    TaskFile tf = taskFor(ref);
+    EnvironmentAdapter adapter = adapter(tf, false);
+    RunState state =
+        ratchet("cli-verify", DEFAULT_LEASE_TTL, CrashSeam.NONE).verify(tf.task(), runId, adapter);
+    return new Checked(ref, tf, adapter, state);
+  }
+
+  /** A verified run with what was needed to verify it. */
+  public record Checked(
+      CheckpointStore.RunRef ref, TaskFile task, EnvironmentAdapter adapter, RunState state) {}
+
+  @Override
+  public void close() {
+    for (AutoCloseable c : opened) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        // Closing an adapter changes nothing it committed.
+      }
+    }
+    stores.close();
+  }
+}

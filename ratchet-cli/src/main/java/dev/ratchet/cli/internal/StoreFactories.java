@@ -1,0 +1,65 @@
+package dev.ratchet.cli.internal;
+
+import dev.ratchet.RatchetException;
+import dev.ratchet.jdbc.Database;
+import dev.ratchet.jdbc.JdbcStore;
+import dev.ratchet.jdbc.OpenMode;
+import dev.ratchet.jdbc.StoreOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** The production {@link StoreFactory}: SQLite files and PostgreSQL, single or split. */
+public final class StoreFactories {
+  private StoreFactories() {}
+
+  public static StoreFactory standard() {
+    return (content, mark, mode, clock, seam) -> {
+      boolean create = mode == StoreFactory.Mode.CREATE;
+      if (create) {
+        parents(content);
+        if (mark != null) {
+          parents(mark);
+        }
+      }
+      StoreOptions options =
+          StoreOptions.defaults(clock)
+              .withOpenMode(create ? OpenMode.CREATE : OpenMode.MUST_EXIST)
+              .withCrashSeam(seam);
+      JdbcStore store =
+          mark == null
+              ? JdbcStore.open(database(content), options)
+              : JdbcStore.split(database(mark), database(content), options);
+      return new Stores(store, store, store::close);
+    };
+  }
+
+  /**
+   * The database a spec names. PostgreSQL credentials come from the environment, never from the
+   * command line (where {@code ps} would show them): {@code RATCHET_PG_USER} (default: the OS
+   * user), {@code RATCHET_PG_PASSWORD} (default: none) and {@code RATCHET_PG_SCHEMA} (default:
+   * {@code ratchet}).
+   */
+  static Database database(StoreSpec spec) {
+    if (spec.kind() == StoreSpec.Kind.SQLITE) {
+      return Database.sqlite(spec.file());
+    }
+    String user = System.getenv().getOrDefault("RATCHET_PG_USER", System.getProperty("user.name"));
+    Database db = Database.postgres(spec.url(), user, System.getenv("RATCHET_PG_PASSWORD"));
+    String schema = System.getenv("RATCHET_PG_SCHEMA");
+    return schema == null || schema.isBlank() ? db : db.withSchema(schema);
+  }
+
+  private static void parents(StoreSpec spec) {
+    if (spec.kind() != StoreSpec.Kind.SQLITE) {
+      return;
+    }
+    Path dir = spec.file().toAbsolutePath().getParent();
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw RatchetException.contract(
+          "store directory " + dir + ": cannot be created (" + e.getClass().getSimpleName() + ")");
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package dev.ratchet.cli.internal;
+
+import dev.ratchet.CrashSeam;
+import java.time.InstantSource;
+
+/**
+ * Opens the checkpoint and lease store a command works on. The one production implementation is
+ * {@link StoreFactories#standard()}; tests may supply another.
+ */
+@FunctionalInterface
+public interface StoreFactory {
+  /** Whether opening may create the store. Only {@code run} and {@code demo} create. */
+  enum Mode {
+    MUST_EXIST,
+    CREATE
+  }
+
+  /**
+   * Opens the store whose content lives at {@code content} and whose high-water mark lives at
+   * {@code mark} (the same place when {@code mark} is null). Throws {@code STORE_UNAVAILABLE} when
+   * the store is absent in {@code MUST_EXIST} mode or unreachable, {@code CONTRACT} for a spec this
+   * build cannot open.
+   */
+  Stores open(StoreSpec content, StoreSpec mark, Mode mode, InstantSource clock, CrashSeam seam);
+}

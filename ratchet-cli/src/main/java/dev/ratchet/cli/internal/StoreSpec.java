@@ -1,0 +1,51 @@
+package dev.ratchet.cli.internal;
+
+import dev.ratchet.RatchetException;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Where a store lives, as given to {@code --store} or {@code --mark-store}: {@code sqlite:PATH} or
+ * a PostgreSQL JDBC URL. Parsing is strict so a typo never silently opens some other database.
+ */
+public record StoreSpec(Kind kind, Path file, String url) {
+  /** The store kinds the command line can name. */
+  public enum Kind {
+    SQLITE,
+    POSTGRESQL
+  }
+
+  public StoreSpec {
+    Objects.requireNonNull(kind, "kind");
+  }
+
+  public static StoreSpec sqlite(Path file) {
+    return new StoreSpec(Kind.SQLITE, file, null);
+  }
+
+  /** Parses {@code text}; {@code option} names the flag in error messages. */
+  public static StoreSpec parse(String option, String text) {
+    if (text.startsWith("sqlite:")) {
+      String path = text.substring("sqlite:".length());
+      if (path.isBlank()) {
+        throw RatchetException.contract(
+            option + ": 'sqlite:' needs a file path, for example sqlite:.ratchet/ratchet.db");
+      }
+      return sqlite(Path.of(path));
+    }
+    if (text.startsWith("jdbc:postgresql:")) {
+      return new StoreSpec(Kind.POSTGRESQL, null, text);
+    }
+    throw RatchetException.contract(
+        option
+            + ": '"
+            + text
+            + "' is not a store: use sqlite:PATH or a jdbc:postgresql://HOST:PORT/DB URL");
+  }
+
+  @Override
+  public String toString() {
+    // A PostgreSQL URL may carry a password parameter: never echo it.
+    return kind == Kind.SQLITE ? "sqlite:" + file : "jdbc:postgresql:...";
+  }
+}

@@ -1,0 +1,156 @@
+package dev.ratchet.cli.internal;
+
+import dev.ratchet.adapter.Receipt;
+import dev.ratchet.json.Json;
+import dev.ratchet.json.JsonArray;
+import dev.ratchet.json.JsonNull;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonString;
+import dev.ratchet.json.JsonValue;
+import dev.ratchet.model.Approval;
+import dev.ratchet.model.PendingIntent;
+import dev.ratchet.model.ReviewCase;
+import dev.ratchet.model.ReviewDecision;
+import dev.ratchet.model.RunState;
+import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.store.InboxItem;
+import dev.ratchet.store.Lease;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The JSON shapes the command line prints with {@code --json} (docs/cli.md). They show ids,
+ * digests, fingerprints and signatures, never key material.
+ */
+public final class Views {
+  private Views() {}
+
+  /** The text of a string member, the canonical text of any other value, "" when absent/null. */
+  public static String text(JsonObject o, String key) {
+    JsonValue v = o.get(key).orElse(JsonNull.INSTANCE);
+    if (v instanceof JsonString s) {
+      return s.value();
+    }
+    return v instanceof JsonNull ? "" : v.toString();
+  }
+
+  static JsonValue orNull(JsonValue v) {
+    return v == null ? JsonNull.INSTANCE : v;
+  }
+
+  public static JsonObject run(
+      String runId,
+      String taskId,
+      long generation,
+      RunState s,
+      int planSteps,
+      Optional<Lease> lease,
+      long nowMs) {
+    return JsonObject.builder()
+        .put("run_id", runId)
+        .put("task_id", taskId)
+        .put("generation", generation)
+        .put("verified", true)
+        .put("phase", s.phase().wireName())
+        .put("stop_reason", s.stopReason())
+        .put("cursor", s.cursor())
+        .put("plan_steps", planSteps)
+        .put("proposals", s.usage().proposals())
+        .put("steps", s.usage().steps())
+        .put("environment", s.binding().toJson())
+        .put("pending", orNull(s.pending() == null ? null : pending(s.pending(), nowMs, true)))
+        .put("review_case", s.review() == null ? null : s.review().caseId())
+        .put("lease", orNull(lease.map(Views::lease).orElse(null)))
+        .build();
+  }
+
+  public static JsonObject refused(
+      String runId, String taskId, long generation, String code, String why) {
+    return JsonObject.builder()
+        .put("run_id", runId)
+        .put("task_id", taskId)
+        .put("generation", generation)
+        .put("verified", false)
+        .put("error_code", code)
+        .put("problem", why)
+        .build();
+  }
+
+  static JsonObject lease(Lease l) {
+    return JsonObject.builder()
+        .put("owner", l.owner())
+        .put("version", l.version())
+        .put("expires_at", l.expiresAt().toString())
+        .build();
+  }
+
+  public static JsonObject pending(PendingIntent p, long nowMs, boolean brief) {
+    JsonObject.Builder b =
+        JsonObject.builder()
+            .put("action_id", p.action().actionId())
+            .put("kind", p.action().kind())
+            .put("arguments", p.action().arguments())
+            .put("idempotency_key", p.key())
+            .put("intent_digest", p.intentDigest());
+    if (!brief) {
+      b.put("risk", p.action().risk()).put("pre_state", p.preState().toJson());
+    }
+    b.put("approval", orNull(p.approval() == null ? null : approval(p.approval(), nowMs)));
+    return b.build();
+  }
+
+  public static JsonObject approval(SignedEnvelope env, long nowMs) {
+    Approval a = Approval.fromJson(env.payload(), "approval.payload");
+    return JsonObject.builder()
+        .put("approver_id", a.approverId())
+        .put("nonce", a.nonce())
+        .put("expires_at_ms", a.expiresAtMs())
+        .put("expires_at_proposal", a.expiresAtProposal())
+        .put("expired_by_clock", a.expiresAtMs() <= nowMs)
+        .put("fingerprint", env.fingerprint())
+        .build();
+  }
+
+  public static JsonObject review(ReviewCase c) {
+    return JsonObject.builder()
+        .put("case_id", c.caseId())
+        .put("reason", c.reason())
+        .put("pending", orNull(c.pending() == null ? null : c.pending().toJson()))
+        .put(
+            "observed_receipt",
+            orNull(c.observedReceipt() == null ? null : c.observedReceipt().toJson()))
+        .put("observed_receipt_fingerprint", c.observedReceiptFingerprint())
+        .put("observation", c.observation().toJson())
+        .build();
+  }
+
+  /** An inbox item, described from its envelope (signer and what it is for). */
+  public static JsonObject inboxItem(InboxItem item) {
+    JsonObject.Builder b =
+        JsonObject.builder()
+            .put("nonce", item.nonce())
+            .put("kind", item.kind().name().toLowerCase(java.util.Locale.ROOT));
+    try {
+      SignedEnvelope env = SignedEnvelope.fromJson(Json.parse(item.envelope()), "inbox");
+      if (item.kind() == InboxItem.Kind.APPROVAL) {
+        Approval a = Approval.fromJson(env.payload(), "approval");
+        b.put("signer", a.approverId()).put("action_id", a.actionId());
+      } else {
+        ReviewDecision d = ReviewDecision.fromJson(env.payload(), "decision");
+        b.put("signer", d.reviewerId()).put("case_id", d.caseId()).put("decision", d.decision());
+      }
+      b.put("fingerprint", env.fingerprint());
+    } catch (RuntimeException e) {
+      b.put("unreadable", e.getMessage());
+    }
+    return b.build();
+  }
+
+  public static JsonObject receipt(Receipt r) {
+    return r.toJson().with("fingerprint", new JsonString(r.fingerprint()));
+  }
+
+  public static JsonArray array(List<? extends JsonValue> items) {
+    return new JsonArray(List.copyOf(items));
+  }
+}

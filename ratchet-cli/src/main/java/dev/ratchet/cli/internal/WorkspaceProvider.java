@@ -1,0 +1,187 @@
+package dev.ratchet.cli.internal;
+
+import dev.ratchet.CrashSeam;
+import dev.ratchet.Entropy;
+import dev.ratchet.RatchetException;
+import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.adapter.WorkspacePaths;
+import dev.ratchet.adapters.CommandRunner;
+import dev.ratchet.adapters.WorkspaceAdapter;
+import dev.ratchet.json.Fields;
+import dev.ratchet.json.JsonArray;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonString;
+import dev.ratchet.json.JsonValue;
+import dev.ratchet.model.TaskSpec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The workspace adapter on a real directory (docs/task-format.md). {@code connect} is {@code
+ * {"directory": PATH}}; {@code task.environment} is {@code {"files": {path: content}}} — the
+ * initial state the task expects — and optionally {@code "commands": {name: [argv…]}}, the
+ * allowlisted commands behind the {@code run_command} verifier. Starting a run creates a missing
+ * directory from the initial files, and refuses an existing one that does not hold them.
+ */
+final class WorkspaceProvider implements AdapterProvider {
+  private static final Set<String> ENVIRONMENT_KEYS = Set.of("files", "commands");
+
+  private final InstantSource clock;
+  private final Entropy entropy;
+
+  WorkspaceProvider(InstantSource clock, Entropy entropy) {
+    this.clock = clock;
+    this.entropy = entropy;
+  }
+
+  @Override
+  public String namespace() {
+    return WorkspaceAdapter.NAMESPACE;
+  }
+
+  /**
+   * The workspace's kinds depend only on its configuration (commands or not), so they are read from
+   * an adapter opened on an empty scratch directory: the plan is checked by the adapter's own rules
+   * before the real workspace is touched.
+   */
+  @Override
+  public List<ActionSpec> actionSpecs(TaskSpec task) {
+    JsonObject environment = environment(task);
+    Path scratch = null;
+    try {
+      scratch = Files.createTempDirectory("ratchet-specs-");
+      WorkspaceAdapter.Builder b = builder(scratch, environment, CrashSeam.NONE);
+      try (WorkspaceAdapter a = b.open()) {
+        return a.actionSpecs();
+      }
+    } catch (IOException e) {
+      throw new RatchetException(
+          dev.ratchet.ErrorCode.INTERNAL, "cannot create a scratch directory: " + e.getMessage());
+    } finally {
+      if (scratch != null) {
+        deleteTree(scratch);
+      }
+    }
+  }
+
+  @Override
+  public JsonObject resolveConnect(JsonObject connect, Path baseDir, String path) {
+    Fields f = Fields.exact(connect, path, "directory");
+    Path dir = baseDir.resolve(f.text("directory")).toAbsolutePath().normalize();
+    return JsonObject.builder().put("directory", dir.toString()).build();
+  }
+
+  @Override
+  public EnvironmentAdapter open(
+      TaskSpec task, JsonObject connect, boolean prepare, CrashSeam seam) {
+    Path dir = Path.of(Fields.exact(connect, "connect", "directory").text("directory"));
+    JsonObject environment = environment(task);
+    JsonObject files =
+        Fields.asObject(environment.get("files").orElse(null), "task.environment.files");
+    if (prepare) {
+      prepare(dir, files);
+    } else if (!Files.isDirectory(dir)) {
+      throw RatchetException.contract(
+          "connect.directory: the workspace " + dir + " does not exist (was it moved?)");
+    }
+    return builder(dir, environment, seam).open();
+  }
+
+  private WorkspaceAdapter.Builder builder(Path dir, JsonObject environment, CrashSeam seam) {
+    WorkspaceAdapter.Builder b =
+        WorkspaceAdapter.builder(dir).clock(clock).entropy(entropy).crashSeam(seam);
+    if (environment.has("commands")) {
+      b.commands(
+          commands(
+              Fields.asObject(
+                  environment.get("commands").orElseThrow(), "task.environment.commands")));
+    }
+    return b;
+  }
+
+  private static JsonObject environment(TaskSpec task) {
+    JsonObject environment = task.environment();
+    Set<String> unknown = new TreeSet<>(environment.members().keySet());
+    unknown.removeAll(ENVIRONMENT_KEYS);
+    if (!unknown.isEmpty()) {
+      throw RatchetException.contract("task.environment: unknown fields " + unknown);
+    }
+    if (!environment.has("files")) {
+      throw RatchetException.contract("task.environment: missing fields [files]");
+    }
+    return environment;
+  }
+
+  private static void deleteTree(Path root) {
+    try (java.util.stream.Stream<Path> s = Files.walk(root)) {
+      s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // A leftover scratch directory in the temporary directory is harmless.
+    }
+  }
+
+  /** Creates a missing workspace from the initial files; an existing one must hold them. */
+  private static void prepare(Path dir, JsonObject files) {
+    boolean fresh = !Files.exists(dir);
+    try {
+      if (fresh) {
+        Files.createDirectories(dir);
+      }
+      for (Map.Entry<String, JsonValue> e : files.members().entrySet()) {
+        String where = "task.environment.files." + e.getKey();
+        String rel = WorkspacePaths.require(where, e.getKey());
+        if (!(e.getValue() instanceof JsonString content)) {
+          throw RatchetException.contract(where + ": must be a string (the file's content)");
+        }
+        Path file = dir.resolve(rel);
+        if (fresh) {
+          Files.createDirectories(file.getParent());
+          Files.writeString(file, content.value(), StandardCharsets.UTF_8);
+        } else if (!Files.isRegularFile(file)
+            || !Files.readString(file, StandardCharsets.UTF_8).equals(content.value())) {
+          throw RatchetException.contract(
+              where
+                  + ": the workspace "
+                  + dir
+                  + " does not hold the task's initial content: start from a fresh directory"
+                  + " (remove it, or point connect.directory elsewhere)");
+        }
+      }
+    } catch (IOException e) {
+      throw RatchetException.contract(
+          "connect.directory: "
+              + dir
+              + " cannot be prepared ("
+              + e.getClass().getSimpleName()
+              + ")");
+    }
+  }
+
+  private static CommandRunner commands(JsonObject commands) {
+    CommandRunner.Builder b = CommandRunner.builder();
+    for (Map.Entry<String, JsonValue> e : commands.members().entrySet()) {
+      String where = "task.environment.commands." + e.getKey();
+      if (!(e.getValue() instanceof JsonArray argv) || argv.size() == 0) {
+        throw RatchetException.contract(where + ": must be a non-empty array of strings (argv)");
+      }
+      List<String> args = new ArrayList<>();
+      for (JsonValue v : argv.items()) {
+        if (!(v instanceof JsonString s)) {
+          throw RatchetException.contract(where + ": must be a non-empty array of strings (argv)");
+        }
+        args.add(s.value());
+      }
+      b.allow(e.getKey(), args);
+    }
+    return b.build();
+  }
+}

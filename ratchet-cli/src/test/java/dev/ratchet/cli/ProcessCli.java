@@ -1,0 +1,139 @@
+package dev.ratchet.cli;
+
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.Json;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonString;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs {@code ratchet} as a child process — {@code java -cp <this test class path>
+ * dev.ratchet.cli.Main …}, the same code the shaded jar holds — in a working directory of its own,
+ * on real SQLite files. Every output is kept for the key-leak scan.
+ */
+final class ProcessCli {
+  /** One finished command. */
+  record Result(int exit, String out, String err) {
+    String all() {
+      return out + err;
+    }
+  }
+
+  final Path cwd;
+  final Map<String, String> env = new LinkedHashMap<>();
+  final List<String> outputs = new ArrayList<>();
+
+  ProcessCli(Path cwd) {
+    this.cwd = cwd;
+  }
+
+  Result run(String... args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-XX:TieredStopAtLevel=1");
+    cmd.add("-Xshare:auto");
+    // The test class path carries slf4j-api (from ArchUnit) without a provider; the jar does not.
+    cmd.add("-Dslf4j.internal.verbosity=ERROR");
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add("dev.ratchet.cli.Main");
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("RATCHET_"));
+    pb.environment().putAll(env);
+    try {
+      Path out = Files.createTempFile(cwd.getParent(), "out-", ".txt");
+      Path err = Files.createTempFile(cwd.getParent(), "err-", ".txt");
+      pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+      Process p = pb.start();
+      if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IllegalStateException("ratchet " + String.join(" ", args) + " hung");
+      }
+      Result r =
+          new Result(
+              p.exitValue(),
+              Files.readString(out, StandardCharsets.UTF_8),
+              Files.readString(err, StandardCharsets.UTF_8));
+      outputs.add(r.out());
+      outputs.add(r.err());
+      return r;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Checkpoint key {@code ckpt-1} (active), approver {@code alice} and reviewer {@code rita}, made
+   * by the same code as {@code ratchet keys generate} without starting a JVM for each.
+   */
+  ProcessCli keys() {
+    dev.ratchet.Entropy entropy = dev.ratchet.Seams.secureEntropy();
+    dev.ratchet.cli.internal.KeyFiles.create(home().resolve("keys/ckpt-1.key"), entropy);
+    dev.ratchet.cli.internal.KeyFiles.activate(home().resolve("keys"), "ckpt-1");
+    dev.ratchet.cli.internal.KeyFiles.create(home().resolve("approvers/alice.key"), entropy);
+    dev.ratchet.cli.internal.KeyFiles.create(home().resolve("reviewers/rita.key"), entropy);
+    return this;
+  }
+
+  Path home() {
+    return cwd.resolve(".ratchet");
+  }
+
+  Path store() {
+    return home().resolve("ratchet.db");
+  }
+
+  /** The example task with its workspace moved into this test's directory. */
+  Path exampleTask(String name, String approvalRequired) {
+    try {
+      String text = Files.readString(Path.of("../examples/workspace/repair-greeting.json"));
+      JsonObject json = (JsonObject) Json.parse(text);
+      JsonObject task = (JsonObject) json.get("task").orElseThrow();
+      task =
+          task.with(
+              "approval_required",
+              approvalRequired == null
+                  ? dev.ratchet.json.JsonArray.EMPTY
+                  : dev.ratchet.json.JsonArray.of(new JsonString(approvalRequired)));
+      json =
+          json.with("task", task)
+              .with(
+                  "connect",
+                  JsonObject.builder()
+                      .put("directory", cwd.resolve("ws-" + name).toString())
+                      .build());
+      Path f = cwd.resolve(name + ".json");
+      Files.writeString(f, Canonical.string(json));
+      return f;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The raw key material of a key file, for the leak scan. */
+  static byte[] material(Path keyFile) {
+    try {
+      String t = Files.readString(keyFile).strip();
+      return t.startsWith("hex:")
+          ? HexFormat.of().parseHex(t.substring(4))
+          : Base64.getDecoder().decode(t.substring(7));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

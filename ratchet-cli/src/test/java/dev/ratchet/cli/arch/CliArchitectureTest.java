@@ -1,0 +1,95 @@
+package dev.ratchet.cli.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.Test;
+
+/** ARCHITECTURE.md for the command line: no SQL, no core internals, seams only, no assert. */
+class CliArchitectureTest {
+  private static final JavaClasses CLI =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("dev.ratchet.cli");
+
+  @Test
+  void theCommandLineRunsNoSql() {
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("java.sql..", "javax.sql..")
+        .check(CLI);
+  }
+
+  @Test
+  void theCommandLineNeverReachesIntoCoreInternals() {
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.ratchet.internal..")
+        .check(CLI);
+  }
+
+  @Test
+  void internalsKnowNothingOfTheCommandsOrPicocli() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.ratchet.cli.internal..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.ratchet.cli", "picocli..")
+        .check(CLI);
+  }
+
+  @Test
+  void clockAndRandomnessComeFromTheServices() {
+    noClasses()
+        .should()
+        .callMethod(java.time.Instant.class, "now")
+        .orShould()
+        .callMethod(java.time.InstantSource.class, "system")
+        .orShould()
+        .callMethod(System.class, "currentTimeMillis")
+        .orShould()
+        .callMethod(java.util.UUID.class, "randomUUID")
+        .orShould()
+        .callConstructor(java.util.Random.class)
+        .orShould()
+        .callConstructor(java.security.SecureRandom.class)
+        .check(CLI);
+  }
+
+  @Test
+  void mainCodeNeverUsesTheAssertKeyword() {
+    Pattern assertStatement = Pattern.compile("^\\s*assert\\s", Pattern.MULTILINE);
+    List<Path> offenders;
+    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+      offenders =
+          files
+              .filter(p -> p.toString().endsWith(".java"))
+              .filter(p -> assertStatement.matcher(read(p)).find())
+              .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Assertions.assertThat(offenders).isEmpty();
+  }
+
+  private static String read(Path p) {
+    try {
+      return Files.readString(p);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
