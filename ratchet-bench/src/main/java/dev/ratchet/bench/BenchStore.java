@@ -51,7 +51,8 @@ final class BenchStore implements AutoCloseable {
         JdbcStore.open(
             db,
             StoreOptions.defaults(clock)
-                .withOpenMode(OpenMode.CREATE)
+                .withOpenMode(
+                    db.kind() == Database.Kind.SQLITE ? OpenMode.CREATE : OpenMode.MUST_EXIST)
                 .withGroupCommit(groupCommit)),
         contentChars);
   }

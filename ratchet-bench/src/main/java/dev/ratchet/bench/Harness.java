@@ -79,7 +79,7 @@ public final class Harness {
     log.line(elapsed("figure 2", all));
     new TraceLength(cfg, file, report, log).run(size);
     log.line(elapsed("figure 3", all));
-    Postgres.figures(cfg, report, log);
+    new Postgres(cfg, report, log).run(size);
     log.line(elapsed("figure 4", all));
     new HeapFigure(cfg, dir.resolve("heap.db"), report, log).run();
     log.line(elapsed("figure 5", all));
