@@ -53,6 +53,6 @@ public record HarnessConfig(
 
   public static HarnessConfig smoke() {
     return new HarnessConfig(
-        "smoke", 2, 60, 60, List.of(1, 4, 16), List.of(10, 30, 60), 2, 20, 60, 512);
+        "smoke", 2, 40, 40, List.of(1, 16), List.of(10, 30, 60), 2, 20, 60, 512);
   }
 }
