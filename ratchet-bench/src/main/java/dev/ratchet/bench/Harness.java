@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
@@ -15,7 +17,7 @@ import java.util.stream.Stream;
  * durability ({@code synchronous=FULL}, WAL).
  *
  * <pre>
- * java -cp ... dev.ratchet.bench.Harness [--mode full|smoke] [--out FILE] [--dir DIR]
+ * java -cp ... dev.ratchet.bench.Harness [--mode full|smoke] [--out FILE] [--dir DIR] [--only 1,3]
  * </pre>
  *
  * <p>Figures: (1) checkpoint commits/s of one run; (2) the same with 1–64 concurrent runs and group
@@ -23,12 +25,15 @@ import java.util.stream.Stream;
  * idle run and for 10,000; (6) commits per write step. See BENCHMARKS.md.
  */
 public final class Harness {
+  private static final Set<Integer> ALL = Set.of(1, 2, 3, 4, 5);
+
   private Harness() {}
 
   public static void main(String[] args) throws IOException {
     HarnessConfig cfg = HarnessConfig.full();
     Path out = null;
     Path dir = null;
+    Set<Integer> figures = ALL;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--mode" -> {
@@ -42,13 +47,19 @@ public final class Harness {
         }
         case "--out" -> out = Path.of(value(args, ++i));
         case "--dir" -> dir = Path.of(value(args, ++i));
+        case "--only" -> {
+          figures = new TreeSet<>();
+          for (String f : value(args, ++i).split(",")) {
+            figures.add(Integer.parseInt(f.trim()));
+          }
+        }
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
     boolean temporary = dir == null;
     Path work = temporary ? Files.createTempDirectory("ratchet-bench") : dir;
     try {
-      Report report = run(cfg, work, System.err);
+      Report report = run(cfg, work, System.err, figures);
       String table = report.toMarkdown();
       System.out.println(table);
       if (out != null) {
@@ -67,22 +78,40 @@ public final class Harness {
 
   /** Runs every figure in {@code dir} (SQLite files are created there) and returns the table. */
   public static Report run(HarnessConfig cfg, Path dir, PrintStream progress) throws IOException {
+    return run(cfg, dir, progress, ALL);
+  }
+
+  /**
+   * Runs the chosen figures (1 includes 6, 2 adds the group-commit rows of 6). The raw baselines
+   * use the checkpoint size figure 1 measures, or, without figure 1, the size of a short run on the
+   * in-memory store (the same task and content, so the same size).
+   */
+  public static Report run(HarnessConfig cfg, Path dir, PrintStream progress, Set<Integer> figures)
+      throws IOException {
     Files.createDirectories(dir);
     Log log = new Log(progress);
     Path file = dir.resolve("bench.db");
     Report report = new Report(Machine.describe(cfg, file));
     Stopwatch all = Stopwatch.start();
     SqliteThroughput sqlite = new SqliteThroughput(cfg, file, report, log);
-    int size = sqlite.oneRun();
+    int size = figures.contains(1) ? sqlite.oneRun() : checkpointSize(cfg);
     log.line(elapsed("figures 1 and 6", all));
-    sqlite.concurrentRuns(size);
-    log.line(elapsed("figure 2", all));
-    new TraceLength(cfg, file, report, log).run(size);
-    log.line(elapsed("figure 3", all));
-    new Postgres(cfg, report, log).run(size);
-    log.line(elapsed("figure 4", all));
-    new HeapFigure(cfg, dir.resolve("heap.db"), report, log).run();
-    log.line(elapsed("figure 5", all));
+    if (figures.contains(2)) {
+      sqlite.concurrentRuns(size);
+      log.line(elapsed("figure 2", all));
+    }
+    if (figures.contains(3)) {
+      new TraceLength(cfg, file, report, log).run(size);
+      log.line(elapsed("figure 3", all));
+    }
+    if (figures.contains(4)) {
+      new Postgres(cfg, report, log).run(size);
+      log.line(elapsed("figure 4", all));
+    }
+    if (figures.contains(5)) {
+      new HeapFigure(cfg, dir.resolve("heap.db"), report, log).run();
+      log.line(elapsed("figure 5", all));
+    }
     report.note(
         String.format(
             Locale.ROOT,
@@ -92,6 +121,17 @@ public final class Harness {
             cfg.rounds(),
             cfg.roundMillis()));
     return report;
+  }
+
+  private static int checkpointSize(HarnessConfig cfg) {
+    try (BenchStore memory = BenchStore.inMemory(cfg.contentChars())) {
+      Driver d = memory.start("size-probe");
+      BenchStore.Counts before = memory.counts();
+      for (int i = 0; i < 20; i++) {
+        d.writeStep();
+      }
+      return (int) Math.round(memory.counts().minus(before).meanCheckpointBytes());
+    }
   }
 
   private static String elapsed(String what, Stopwatch since) {

@@ -107,6 +107,7 @@ final class Postgres {
     List<Double> ratios = new ArrayList<>();
     BenchStore.Counts used = BenchStore.Counts.ZERO;
     long stepCount = 0;
+    double seconds = 0;
     for (int r = 0; r < cfg.rounds(); r++) {
       double ours = 0;
       double theirs = 0;
@@ -120,6 +121,7 @@ final class Postgres {
           long done = total(drivers) - steps0;
           used = used.plus(s.counts().minus(before));
           stepCount += done;
+          seconds += t.seconds();
           ours = done / t.seconds();
         }
       }
@@ -157,9 +159,13 @@ final class Postgres {
             true,
             String.format(
                 Locale.ROOT,
-                "%.2f checkpoint commits and %.2f read transactions per write step",
+                "%.2f checkpoint commits and %.2f read transactions per write step; per step and"
+                    + " run %.2f ms inside commit calls, %.2f ms inside reads, %.2f ms elsewhere",
                 (double) used.commits() / stepCount,
-                (double) used.reads() / stepCount)));
+                (double) used.reads() / stepCount,
+                used.commitNanos() / 1e6 / stepCount,
+                used.readNanos() / 1e6 / stepCount,
+                (n * seconds * 1e9 - used.commitNanos() - used.readNanos()) / 1e6 / stepCount)));
   }
 
   private static String measure(int n) {

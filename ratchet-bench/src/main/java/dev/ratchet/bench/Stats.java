@@ -17,6 +17,20 @@ final class Stats {
     return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   }
 
+  static double mean(List<Long> values) {
+    return values.stream().mapToLong(Long::longValue).average().orElse(Double.NaN);
+  }
+
+  /** The {@code q}-quantile (nearest rank), e.g. 0.9. */
+  static double quantile(List<Long> values, double q) {
+    if (values.isEmpty()) {
+      return Double.NaN;
+    }
+    long[] v = values.stream().mapToLong(Long::longValue).sorted().toArray();
+    int rank = (int) Math.ceil(q * v.length);
+    return v[Math.max(0, Math.min(v.length - 1, rank - 1))];
+  }
+
   static double medianOfLongs(List<Long> values) {
     return median(values.stream().map(Long::doubleValue).toList());
   }

@@ -107,9 +107,15 @@ final class TraceLength {
                 true,
                 String.format(
                     Locale.ROOT,
-                    "trace %,d → %,d events while sampled",
+                    "median of %d steps (trace %,d → %,d events while sampled); mean %s, p90 %s"
+                        + " (raw pair: mean %s, p90 %s)",
+                    stepNanos.get(length).size(),
                     firstLength.get(length),
-                    runs.get(length).traceLength())));
+                    runs.get(length).traceLength(),
+                    ms(Stats.mean(stepNanos.get(length))),
+                    ms(Stats.quantile(stepNanos.get(length), 0.9)),
+                    ms(Stats.mean(rawNanos)),
+                    ms(Stats.quantile(rawNanos, 0.9)))));
       }
       double flat = step.get(longest) / step.get(shortest);
       report.add(
