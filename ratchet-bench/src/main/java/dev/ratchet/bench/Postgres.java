@@ -1,0 +1,233 @@
+package dev.ratchet.bench;
+
+import dev.ratchet.jdbc.Database;
+import dev.ratchet.jdbc.JdbcStore;
+import dev.ratchet.jdbc.OpenMode;
+import dev.ratchet.jdbc.PostgresAccess;
+import dev.ratchet.jdbc.StoreOptions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * Figure 4: write steps/s with 1 and 8 runs on PostgreSQL against raw single-row commits from as
+ * many clients on the same server, in the same rounds. The store runs as a deployment would (docs/
+ * store.md): a fresh schema owned and migrated by an owner role, a worker role that commits through
+ * the store's functions, {@code synchronous_commit = on}, a connection pool, no group commit. The
+ * raw clients insert one row of the checkpoint's size per auto-committed statement, also with
+ * {@code synchronous_commit = on}. The schema is dropped afterwards.
+ */
+final class Postgres {
+  static final String URL = env("RATCHET_PG_URL", "jdbc:postgresql://127.0.0.1:5432/test");
+  static final String ADMIN = env("RATCHET_PG_ADMIN", "postgres");
+  private static final String OWNER = "ratchet_bench_owner";
+  private static final String WORKER = "ratchet_bench_worker";
+  private static final String PASSWORD = "ratchet-bench-only";
+  private static final List<Integer> RUNS = List.of(1, 8);
+
+  private final HarnessConfig cfg;
+  private final Report report;
+  private final Log log;
+
+  Postgres(HarnessConfig cfg, Report report, Log log) {
+    this.cfg = cfg;
+    this.report = report;
+    this.log = log;
+  }
+
+  private static String env(String name, String fallback) {
+    String v = System.getenv(name);
+    return v == null || v.isBlank() ? fallback : v;
+  }
+
+  void run(int checkpointBytes) {
+    String schema = "ratchet_bench_" + Long.toString(Stopwatch.nanos() & Long.MAX_VALUE, 36);
+    try (Connection admin = connect(ADMIN)) {
+      exec(
+          admin,
+          role(OWNER),
+          role(WORKER),
+          "CREATE SCHEMA " + schema + " AUTHORIZATION " + OWNER,
+          "CREATE TABLE " + schema + ".bench_raw (id BIGSERIAL PRIMARY KEY, body TEXT NOT NULL)",
+          "ALTER TABLE " + schema + ".bench_raw OWNER TO " + OWNER);
+      try {
+        measure(schema, checkpointBytes);
+      } finally {
+        exec(admin, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+      }
+    } catch (SQLException | RuntimeException e) {
+      String why = "not measured: PostgreSQL at " + URL + " failed: " + e;
+      log.line("figure 4: " + why);
+      for (int n : RUNS) {
+        report.add(Row.notMeasured("4", measure(n), target(n), why));
+      }
+    }
+  }
+
+  private void measure(String schema, int checkpointBytes) throws SQLException {
+    Database owner = Database.postgres(URL, OWNER, PASSWORD).withSchema(schema).withPoolSize(16);
+    JdbcStore.open(
+            owner,
+            StoreOptions.defaults(dev.ratchet.Seams.systemClock()).withOpenMode(OpenMode.CREATE))
+        .close();
+    PostgresAccess.grantWorker(owner, WORKER);
+    String body = "x".repeat(checkpointBytes);
+    try (BenchStore s = new BenchStore(owner.as(WORKER, PASSWORD), false, cfg.contentChars())) {
+      for (int n : RUNS) {
+        List<Driver> drivers = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+          drivers.add(s.start("f4-" + n + "-" + i));
+        }
+        List<RawClient> raws = new ArrayList<>();
+        try {
+          for (int i = 0; i < n; i++) {
+            raws.add(new RawClient(connect(OWNER), schema));
+          }
+          Timed.parallel(n, Math.max(1, cfg.warmupMillis() / 3), w -> drivers.get(w).writeStep());
+          rounds(s, n, drivers, raws, body);
+        } finally {
+          for (RawClient r : raws) {
+            r.close();
+          }
+        }
+      }
+    }
+  }
+
+  private void rounds(
+      BenchStore s, int n, List<Driver> drivers, List<RawClient> raws, String body) {
+    List<Double> steps = new ArrayList<>();
+    List<Double> raw = new ArrayList<>();
+    List<Double> ratios = new ArrayList<>();
+    BenchStore.Counts used = BenchStore.Counts.ZERO;
+    long stepCount = 0;
+    double seconds = 0;
+    for (int r = 0; r < cfg.rounds(); r++) {
+      double ours = 0;
+      double theirs = 0;
+      for (int k = 0; k < 2; k++) {
+        if ((k + r) % 2 == 0) {
+          theirs = Timed.parallel(n, cfg.roundMillis(), w -> raws.get(w).commitOne(body)).rate();
+        } else {
+          BenchStore.Counts before = s.counts();
+          long steps0 = total(drivers);
+          Timed t = Timed.parallel(n, cfg.roundMillis(), w -> drivers.get(w).writeStep());
+          long done = total(drivers) - steps0;
+          used = used.plus(s.counts().minus(before));
+          stepCount += done;
+          seconds += t.seconds();
+          ours = done / t.seconds();
+        }
+      }
+      steps.add(ours);
+      raw.add(theirs);
+      ratios.add(ours / theirs);
+      log.line(
+          String.format(
+              Locale.ROOT,
+              "  PostgreSQL %d runs, round %d: raw %d clients %.0f commits/s, Ratchet %.0f steps/s",
+              n,
+              r,
+              n,
+              theirs,
+              ours));
+    }
+    double ratio = Stats.median(ratios);
+    report.add(
+        new Row(
+            "4",
+            measure(n),
+            String.format(Locale.ROOT, "%,.0f steps/s", Stats.median(steps)),
+            String.format(
+                Locale.ROOT,
+                "%,.0f commits/s (%d %s)",
+                Stats.median(raw),
+                n,
+                n == 1 ? "client" : "clients"),
+            ratio,
+            target(n),
+            n == 8 ? Row.atLeast(ratio, 0.7) : "—",
+            n == 1
+                ? "WAL flush: two commits per step, each waits for its own flush"
+                : "WAL flush shared by concurrent commits; CPU: 8 runs and the server on 2 cores",
+            true,
+            String.format(
+                Locale.ROOT,
+                "%.2f checkpoint commits and %.2f read transactions per write step; per step and"
+                    + " run %.2f ms inside commit calls, %.2f ms inside reads, %.2f ms elsewhere",
+                (double) used.commits() / stepCount,
+                (double) used.reads() / stepCount,
+                used.commitNanos() / 1e6 / stepCount,
+                used.readNanos() / 1e6 / stepCount,
+                (n * seconds * 1e9 - used.commitNanos() - used.readNanos()) / 1e6 / stepCount)));
+  }
+
+  private static String measure(int n) {
+    return "write steps/s, " + n + (n == 1 ? " run" : " runs") + ", PostgreSQL, worker role";
+  }
+
+  private static String target(int n) {
+    return n == 8 ? "≥ 0.7× raw with 8 clients" : "—";
+  }
+
+  private static long total(List<Driver> drivers) {
+    long n = 0;
+    for (Driver d : drivers) {
+      n += d.steps();
+    }
+    return n;
+  }
+
+  private static String role(String name) {
+    return "DO $$ BEGIN CREATE ROLE "
+        + name
+        + " LOGIN PASSWORD '"
+        + PASSWORD
+        + "'; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$";
+  }
+
+  static Connection connect(String user) throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("user", user);
+    p.setProperty("password", PASSWORD);
+    p.setProperty("connectTimeout", "3");
+    return DriverManager.getConnection(URL, p);
+  }
+
+  private static void exec(Connection c, String... statements) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      for (String sql : statements) {
+        s.execute(sql);
+      }
+    }
+  }
+
+  /** One raw client: one connection, each INSERT its own durable transaction. */
+  private static final class RawClient implements AutoCloseable {
+    private final Connection c;
+    private final PreparedStatement insert;
+
+    RawClient(Connection c, String schema) throws SQLException {
+      this.c = c;
+      c.setAutoCommit(true);
+      exec(c, "SET synchronous_commit = on");
+      this.insert = c.prepareStatement("INSERT INTO " + schema + ".bench_raw (body) VALUES (?)");
+    }
+
+    void commitOne(String body) throws SQLException {
+      insert.setString(1, body);
+      insert.executeUpdate();
+    }
+
+    @Override
+    public void close() throws SQLException {
+      c.close();
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package dev.ratchet.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The harness works end to end on a real SQLite file, with tiny counts: every figure appears, every
+ * measured ratio is a finite positive number, and commits per write step comes from real counts.
+ * The numbers themselves are not checked: goals are not test assertions, and a smoke run's figures
+ * mean nothing.
+ */
+class HarnessSmokeTest {
+  @TempDir static Path dir;
+  private static Report report;
+
+  @BeforeAll
+  static void runTheHarnessOnce() throws Exception {
+    report = Harness.run(HarnessConfig.smoke(), dir, null);
+  }
+
+  @Test
+  void aSmokeRunPrintsEveryFigureWithFinitePositiveRatios() {
+    List<Row> rows = report.rows();
+    Set<String> figures = new TreeSet<>();
+    rows.forEach(r -> figures.add(r.figure()));
+    assertThat(figures).containsExactly("1", "2", "3", "4", "5", "6");
+    for (Row r : rows) {
+      if (r.measured()) {
+        assertThat(r.ratio()).as(r.measure()).isFinite().isPositive();
+      } else {
+        assertThat(r.note()).as(r.measure()).startsWith("not measured yet");
+      }
+    }
+    assertThat(rows.stream().filter(Row::measured).map(Row::figure))
+        .contains("1", "2", "3", "5", "6");
+    String table = report.toMarkdown();
+    assertThat(table)
+        .contains("| # | measure | Ratchet | raw baseline (same run) | ratio |")
+        .contains("trace length 10", "16 runs", "heap for 60 idle runs");
+  }
+
+  @Test
+  void commitsPerWriteStepIsCountedNotAssumed() {
+    Report.CommitCounts c = report.commitCounts();
+    assertThat(c.writeSteps()).isPositive();
+    // Each write step commits its intent and then its receipt: at least one commit each.
+    assertThat(c.checkpointCommits()).isGreaterThanOrEqualTo(c.writeSteps());
+    assertThat(c.transactions()).isPositive();
+    Row perStep =
+        report.rows().stream()
+            .filter(r -> r.measure().startsWith("checkpoint commits per write step"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(perStep.ratio()).isEqualTo((double) c.checkpointCommits() / c.writeSteps());
+  }
+}
