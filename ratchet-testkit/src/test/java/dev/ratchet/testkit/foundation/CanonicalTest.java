@@ -240,11 +240,22 @@ class CanonicalTest {
   // ---------------------------------------------------------------- shared vectors
 
   /**
-   * Finds {@code shared/vectors/rfc8785} by walking up from the working directory (the module, the
-   * repository root, its parent): the shared folder sits beside every checkout.
+   * Finds the vectors: {@code RATCHET_VECTORS} if set; else {@code shared/vectors/rfc8785} walking
+   * up from the working directory (the shared folder sits beside a checkout); else the workplace's
+   * own copy under {@code /work/shared}, for clones made elsewhere on the same machine.
    */
   static Optional<Path> vectorFolder() {
-    Path dir = Path.of("").toAbsolutePath();
+    String override = System.getenv("RATCHET_VECTORS");
+    if (override != null && !override.isBlank()) {
+      Path p = Path.of(override);
+      return Files.isDirectory(p.resolve("input")) ? Optional.of(p) : Optional.empty();
+    }
+    Optional<Path> beside = walkUp(Path.of("").toAbsolutePath());
+    return beside.isPresent() ? beside : walkUp(Path.of("/work"));
+  }
+
+  private static Optional<Path> walkUp(Path start) {
+    Path dir = start;
     while (dir != null) {
       Path candidate = dir.resolve(VECTORS);
       if (Files.isDirectory(candidate.resolve("input"))) {
