@@ -36,9 +36,16 @@ final class PendingExecutor {
     // Unlike the teaching runtime (X5 before X8), the key is looked up first: a receipt already
     // under it means a crash window or a key collision, and both must keep their evidence rather
     // than be discarded as a stale observation (docs/decisions.md, "key lookup first").
-    if (ctx.adapter().lookup(p.key()).isPresent()) {
-      return reconcile(actionId);
+    Optional<Receipt> found = ctx.adapter().lookup(p.key());
+    if (found.isPresent()) {
+      return reconcileReceipt(p, found.get(), engine.observe());
     }
+    return executeUnreceipted(p);
+  }
+
+  /** Executes a pending write the adapter holds no receipt for, after the exact pre-state check. */
+  private StepOutcome executeUnreceipted(PendingIntent p) {
+    String actionId = p.action().actionId();
     Observation live = engine.observe();
     if (!live.equals(p.preState())) {
       Engine.Op op = engine.begin();
@@ -88,11 +95,15 @@ final class PendingExecutor {
     Optional<Receipt> found = ctx.adapter().lookup(p.key());
     if (found.isEmpty()) {
       if (live.equals(p.preState())) {
-        return execute(actionId);
+        return executeUnreceipted(p);
       }
       return Freezer.drift(engine, live, "environment changed and the adapter holds no receipt");
     }
-    Receipt r = found.get();
+    return reconcileReceipt(p, found.get(), live);
+  }
+
+  /** A receipt exists under the pending key: reconcile it once, or freeze with it as evidence. */
+  private StepOutcome reconcileReceipt(PendingIntent p, Receipt r, Observation live) {
     if (!r.intentDigest().equals(p.intentDigest())) {
       Engine.Op op = engine.begin();
       return Freezer.receiptConflict(engine, op, p, r, live);
