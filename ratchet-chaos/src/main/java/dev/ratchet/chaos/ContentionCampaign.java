@@ -3,6 +3,7 @@ package dev.ratchet.chaos;
 import dev.ratchet.RatchetException;
 import dev.ratchet.adapters.ReferenceService;
 import dev.ratchet.jdbc.JdbcStore;
+import dev.ratchet.testkit.ThrowawayPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,14 +19,14 @@ import java.util.concurrent.locks.LockSupport;
  * Contention campaign on PostgreSQL (issue #8 item 3) and its database-fault variant (item 4).
  *
  * <p>A trial creates a fresh schema (owner-migrated, granted to the worker role) on the shared
- * PostgreSQL service, or — for the database-fault variant — on a {@link PgCluster} of its own, and
- * puts R ledger runs on it, each against its own {@link ReferenceService} hosted by the supervisor
- * (a service's revision is global, so two runs on one service would drift each other). N {@link
- * ContentionWorker} JVMs then compete for all runs at once with leases of 200–500 ms (judged on the
- * database clock): each picks runs at random, takes a few steps, and sometimes stalls past its
- * lease, so the others take the run over and it is fenced. The supervisor SIGKILLs a random worker
- * at seeded moments and starts a replacement; in the fault variant it also stops the cluster at
- * once ({@code pg_ctl -m immediate}, as a crash) and restarts it, at seeded moments, while the
+ * PostgreSQL service, or — for the database-fault variant — on a {@link ThrowawayPostgres} of its
+ * own, and puts R ledger runs on it, each against its own {@link ReferenceService} hosted by the
+ * supervisor (a service's revision is global, so two runs on one service would drift each other). N
+ * {@link ContentionWorker} JVMs then compete for all runs at once with leases of 200–500 ms (judged
+ * on the database clock): each picks runs at random, takes a few steps, and sometimes stalls past
+ * its lease, so the others take the run over and it is fenced. The supervisor SIGKILLs a random
+ * worker at seeded moments and starts a replacement; in the fault variant it also stops the cluster
+ * at once ({@code pg_ctl -m immediate}, as a crash) and restarts it, at seeded moments, while the
  * workers run. It checks that no run's generation ever goes back (polled while the workers run).
  * Finally a drain worker with a long lease finishes what is left, and every run is judged exactly
  * as in the crash campaign: from the store and the service's own ledger, each intent's effect at
@@ -58,14 +59,14 @@ final class ContentionCampaign {
       throws Exception {
     Random rnd = new Random(seed);
     Tally t = new Tally();
-    PgCluster cluster = null;
+    ThrowawayPostgres cluster = null;
     String url = PgServer.SHARED_URL;
     if (fault) {
-      Optional<Path> bin = PgCluster.binaries();
+      Optional<Path> bin = ThrowawayPostgres.binaries();
       if (bin.isEmpty()) {
         throw new IllegalStateException("no PostgreSQL server binaries (initdb, pg_ctl) here");
       }
-      cluster = PgCluster.start(bin.get());
+      cluster = ThrowawayPostgres.start(bin.get());
       url = cluster.url();
     }
     String schema = null;

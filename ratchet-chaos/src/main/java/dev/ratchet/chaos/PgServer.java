@@ -5,6 +5,7 @@ import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.jdbc.OpenMode;
 import dev.ratchet.jdbc.PostgresAccess;
 import dev.ratchet.jdbc.StoreOptions;
+import dev.ratchet.testkit.ThrowawayPostgres;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -20,11 +21,11 @@ import java.util.Properties;
 /**
  * A PostgreSQL server the contention campaign works on: the shared service at {@code
  * RATCHET_PG_URL} (default {@code jdbc:postgresql://127.0.0.1:5432/test}, superuser {@code
- * RATCHET_PG_ADMIN}, default {@code postgres}), or a {@link PgCluster} of the trial's own. The
- * superuser creates two login roles (an owner and a worker, shared by all runs, created on first
- * use) and, per trial, a fresh schema {@code ratchet_c_<epoch seconds>_<random>} that the owner
- * migrates and grants to the worker (docs/store.md, roles) and that is dropped at the end of the
- * trial (schemas older than six hours, left by killed campaigns, are swept).
+ * RATCHET_PG_ADMIN}, default {@code postgres}), or a {@link ThrowawayPostgres} of the trial's own.
+ * The superuser creates two login roles (an owner and a worker, shared by all runs, created on
+ * first use) and, per trial, a fresh schema {@code ratchet_c_<epoch seconds>_<random>} that the
+ * owner migrates and grants to the worker (docs/store.md, roles) and that is dropped at the end of
+ * the trial (schemas older than six hours, left by killed campaigns, are swept).
  */
 final class PgServer {
   static final String SHARED_URL = env("RATCHET_PG_URL", "jdbc:postgresql://127.0.0.1:5432/test");

@@ -2,6 +2,7 @@ package dev.ratchet.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratchet.testkit.ThrowawayPostgres;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -65,7 +66,7 @@ class ContentionSmokeTest {
 
   @Test
   void aRestartedDatabaseMidTrialLosesNothingAndDuplicatesNothing() {
-    if (PgCluster.binaries().isEmpty()) {
+    if (ThrowawayPostgres.binaries().isEmpty()) {
       String why = "no PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql";
       if (PgServer.required()) {
         throw new IllegalStateException("CI=true requires " + why);

@@ -18,6 +18,7 @@ import dev.ratchet.testkit.ForwardingAdapter;
 import dev.ratchet.testkit.InMemoryWorkspace;
 import dev.ratchet.testkit.ManualClock;
 import dev.ratchet.testkit.RuntimeFixture;
+import dev.ratchet.testkit.ThrowawayPostgres;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * PostgreSQL stopped and restarted mid-run, on a cluster of the test's own ({@link
- * ThrowawayCluster}; the shared service is never stopped). While the server is down the runtime
+ * ThrowawayPostgres}; the shared service is never stopped). While the server is down the runtime
  * fails closed with {@code STORE_UNAVAILABLE} and calls no adapter write; after the restart the run
  * goes on. The server is also killed between a write's external effect and its receipt commit: a
  * recoverer reconciles it from the adapter's receipt. The workspace's own ledger shows each write
@@ -73,12 +74,12 @@ class PostgresRestartTest {
   @Timeout(300)
   void whileTheServerIsDownTheRunFailsClosedAndAfterTheRestartItGoesOnWithoutDuplicates()
       throws Exception {
-    Optional<Path> bin = ThrowawayCluster.binaries();
+    Optional<Path> bin = ThrowawayPostgres.binaries();
     if (bin.isEmpty() && Postgres.REQUIRED) {
       throw new IllegalStateException("CI=true requires the PostgreSQL server binaries (initdb)");
     }
     Assumptions.assumeTrue(bin.isPresent(), "no PostgreSQL server binaries (initdb) here");
-    try (ThrowawayCluster cluster = ThrowawayCluster.start(bin.get());
+    try (ThrowawayPostgres cluster = ThrowawayPostgres.start(bin.get());
         PgSchema schema = PgSchema.create(cluster.url()).pinClock();
         JdbcStore jdbc =
             JdbcStore.open(

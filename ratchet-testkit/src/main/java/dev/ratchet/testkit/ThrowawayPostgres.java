@@ -1,4 +1,4 @@
-package dev.ratchet.chaos;
+package dev.ratchet.testkit;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -12,12 +12,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A PostgreSQL cluster of a trial's own (a copy of ratchet-jdbc's test {@code ThrowawayCluster}),
- * which the test may stop and start: {@code initdb} into a temporary directory (as the {@code
- * postgres} OS user when the test runs as root), its own port on 127.0.0.1 and its own socket
- * directory. The shared service is never touched.
+ * A PostgreSQL cluster of a test's or a chaos trial's own, which it may stop and start: {@code
+ * initdb} into a temporary directory (as the {@code postgres} OS user when the test runs as root),
+ * its own port on 127.0.0.1 and its own socket directory. The shared service is never touched.
  */
-final class PgCluster implements AutoCloseable {
+public final class ThrowawayPostgres implements AutoCloseable {
   private final Path bin;
   private final Path dir;
   private final Path data;
@@ -25,7 +24,7 @@ final class PgCluster implements AutoCloseable {
   private final boolean asPostgres;
   private boolean running;
 
-  private PgCluster(Path bin, Path dir, int port, boolean asPostgres) {
+  private ThrowawayPostgres(Path bin, Path dir, int port, boolean asPostgres) {
     this.bin = bin;
     this.dir = dir;
     this.data = dir.resolve("data");
@@ -34,7 +33,7 @@ final class PgCluster implements AutoCloseable {
   }
 
   /** The newest {@code /usr/lib/postgresql/<version>/bin} with initdb and pg_ctl, if any. */
-  static Optional<Path> binaries() {
+  public static Optional<Path> binaries() {
     Path root = Path.of("/usr/lib/postgresql");
     if (!Files.isDirectory(root)) {
       return Optional.empty();
@@ -59,10 +58,10 @@ final class PgCluster implements AutoCloseable {
   }
 
   /** Creates and starts a cluster in a fresh temporary directory. */
-  static PgCluster start(Path bin) throws IOException, InterruptedException {
+  public static ThrowawayPostgres start(Path bin) throws IOException, InterruptedException {
     boolean root = "root".equals(System.getProperty("user.name"));
     Path dir = Files.createTempDirectory("ratchet-pg-cluster");
-    PgCluster c = new PgCluster(bin, dir, freePort(), root);
+    ThrowawayPostgres c = new ThrowawayPostgres(bin, dir, freePort(), root);
     try {
       if (root) {
         c.run(List.of("chown", "postgres:postgres", dir.toString()), false);
@@ -88,11 +87,11 @@ final class PgCluster implements AutoCloseable {
     }
   }
 
-  String url() {
+  public String url() {
     return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
   }
 
-  void start() throws IOException, InterruptedException {
+  public void start() throws IOException, InterruptedException {
     run(
         List.of(
             bin.resolve("pg_ctl").toString(),
@@ -115,7 +114,7 @@ final class PgCluster implements AutoCloseable {
   }
 
   /** Stops the server at once, as a crash would: no shutdown checkpoint, WAL replay on start. */
-  void stopImmediately() throws IOException, InterruptedException {
+  public void stopImmediately() throws IOException, InterruptedException {
     run(
         List.of(
             bin.resolve("pg_ctl").toString(),
