@@ -13,11 +13,11 @@ import dev.ratchet.json.JsonNull;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
-import dev.ratchet.sign.Hmac;
 import dev.ratchet.sign.SecretKey;
 import dev.ratchet.store.RecordChain;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.SetHead;
+import dev.ratchet.testkit.CheckpointForgery;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,13 +112,11 @@ final class Mutations {
   }
 
   private static JsonObject withChecksum(JsonObject env, JsonObject payload) {
-    return env.with("payload", payload)
-        .with("checksum", new JsonString(Canonical.sha256Hex(payload)));
+    return CheckpointForgery.withPayload(env, payload);
   }
 
   private static JsonObject sign(JsonObject env, SecretKey key) {
-    JsonObject unsigned = env.without("hmac").with("key_id", new JsonString(key.id()));
-    return unsigned.with("hmac", new JsonString(Hmac.hmacHex(key, Canonical.bytes(unsigned))));
+    return CheckpointForgery.sign(env, key);
   }
 
   /** Optionally edits a field first, then signs under a key the verifier must not accept. */

@@ -15,7 +15,6 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.model.Budgets;
 import dev.ratchet.model.TaskSpec;
-import dev.ratchet.sign.Hmac;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretKey;
 import dev.ratchet.store.StoredRun;
@@ -228,13 +227,6 @@ class IntegrityTest {
 
   /** Re-signs an edited payload with the right key: only the schema check can catch it. */
   private String resign(String text, UnaryOperator<JsonObject> edit) {
-    JsonObject env = (JsonObject) Json.parse(text);
-    JsonObject payload = edit.apply((JsonObject) env.get("payload").get());
-    JsonObject unsigned =
-        env.without("hmac")
-            .with("payload", payload)
-            .with("checksum", new JsonString(Canonical.sha256Hex(payload)));
-    String hmac = Hmac.hmacHex(f.checkpointKey, Canonical.bytes(unsigned));
-    return Canonical.string(unsigned.with("hmac", new JsonString(hmac)));
+    return CheckpointForgery.resign(text, f.checkpointKey, edit);
   }
 }

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ratchet.ErrorCode;
 import dev.ratchet.RatchetException;
 import dev.ratchet.Run;
-import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonNull;
@@ -15,7 +14,6 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.TaskSpec;
-import dev.ratchet.sign.Hmac;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
 import dev.ratchet.store.Lease;
@@ -72,14 +70,7 @@ class InvalidStateTest {
   }
 
   private String resign(String text, UnaryOperator<JsonObject> edit) {
-    JsonObject env = (JsonObject) Json.parse(text);
-    JsonObject payload = edit.apply((JsonObject) env.get("payload").get());
-    JsonObject unsigned =
-        env.without("hmac")
-            .with("payload", payload)
-            .with("checksum", new JsonString(Canonical.sha256Hex(payload)));
-    String hmac = Hmac.hmacHex(f.checkpointKey, Canonical.bytes(unsigned));
-    return Canonical.string(unsigned.with("hmac", new JsonString(hmac)));
+    return CheckpointForgery.resign(text, f.checkpointKey, edit);
   }
 
   private void assertRefusedAndNothingAdvanced(String messagePart) {
