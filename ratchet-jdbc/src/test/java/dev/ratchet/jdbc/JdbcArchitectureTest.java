@@ -7,13 +7,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import dev.ratchet.testkit.SourceRules;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
@@ -69,24 +64,7 @@ class JdbcArchitectureTest {
   }
 
   @Test
-  void mainCodeNeverUsesTheAssertKeyword() throws IOException {
-    Pattern assertStatement = Pattern.compile("^\\s*assert\\s", Pattern.MULTILINE);
-    List<Path> offenders;
-    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
-      offenders =
-          files
-              .filter(p -> p.toString().endsWith(".java"))
-              .filter(p -> assertStatement.matcher(read(p)).find())
-              .toList();
-    }
-    Assertions.assertThat(offenders).isEmpty();
-  }
-
-  private static String read(Path p) {
-    try {
-      return Files.readString(p);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  void mainCodeNeverUsesTheAssertKeyword() {
+    Assertions.assertThat(SourceRules.filesUsingAssert(Path.of("src/main/java"))).isEmpty();
   }
 }
