@@ -79,8 +79,7 @@ public final class WorkspaceAdapter implements EnvironmentAdapter, AutoCloseable
       throw new RatchetException(
           ErrorCode.PERMISSION, "workspace: " + CONTROL_DIR + " is a symlink");
     }
-    if (!Files.isDirectory(control, LinkOption.NOFOLLOW_LINKS)) {
-      Files.createDirectory(control);
+    if (createDirectoryOnce(control)) {
       AtomicFiles.fsyncDirectory(realRoot);
     }
     Path ignore = control.resolve(".gitignore");
@@ -89,9 +88,7 @@ public final class WorkspaceAdapter implements EnvironmentAdapter, AutoCloseable
       Files.writeString(ignore, "*\n", StandardCharsets.UTF_8);
     }
     Path temp = control.resolve("tmp");
-    if (!Files.isDirectory(temp, LinkOption.NOFOLLOW_LINKS)) {
-      Files.createDirectory(temp);
-    }
+    createDirectoryOnce(temp);
     this.lock = new WorkspaceLock(realRoot, control.resolve("lock"));
     Git git = Git.isRepository(realRoot) ? new Git(realRoot) : null;
     Set<String> skipped = new HashSet<>(b.excluded);
@@ -291,6 +288,25 @@ public final class WorkspaceAdapter implements EnvironmentAdapter, AutoCloseable
             "workspace: cannot open " + root + ": " + e.getMessage(),
             e);
       }
+    }
+  }
+
+  /**
+   * Creates {@code dir} unless it is already a directory; true when this call created it. Two
+   * processes opening one workspace at once may both try: the loser finds the winner's directory.
+   */
+  private static boolean createDirectoryOnce(Path dir) throws IOException {
+    if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return false;
+    }
+    try {
+      Files.createDirectory(dir);
+      return true;
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+        return false;
+      }
+      throw e;
     }
   }
 }

@@ -8,6 +8,7 @@ import java.nio.channels.FileLock;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -15,6 +16,10 @@ import java.util.function.Supplier;
  * Serialises every operation on one workspace: across threads and adapter instances of this JVM by
  * a lock per real root, and across processes by an OS file lock on {@code .ratchet-adapter/lock}.
  * The JVM lock comes first because an OS lock cannot be taken twice by one JVM.
+ *
+ * <p>The OS lock is polled, not waited for: the kernel judges deadlock between processes, not
+ * threads, so two multi-threaded workers each waiting (on different threads) for a workspace the
+ * other holds get a blocking lock refused with EDEADLK (found by the chaos campaign).
  */
 public final class WorkspaceLock {
   private static final ConcurrentHashMap<Path, ReentrantLock> PER_ROOT = new ConcurrentHashMap<>();
@@ -36,7 +41,7 @@ public final class WorkspaceLock {
       }
       try (FileChannel ch =
               FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          FileLock held = ch.lock()) {
+          FileLock held = acquire(ch)) {
         return body.get();
       } catch (IOException e) {
         throw new RatchetException(
@@ -46,6 +51,21 @@ public final class WorkspaceLock {
       }
     } finally {
       jvm.unlock();
+    }
+  }
+
+  private static FileLock acquire(FileChannel ch) throws IOException {
+    long pauseMicros = 200;
+    while (true) {
+      FileLock lock = ch.tryLock();
+      if (lock != null) {
+        return lock;
+      }
+      if (Thread.currentThread().isInterrupted()) {
+        throw new IOException("interrupted while waiting for the lock");
+      }
+      LockSupport.parkNanos(pauseMicros * 1_000);
+      pauseMicros = Math.min(pauseMicros * 2, 20_000);
     }
   }
 }
