@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -125,19 +126,30 @@ public final class Campaign {
       done.add(r.seed());
     }
     List<TrialResult> range = new java.util.ArrayList<>();
-    int skipped = 0;
-    long started = System.nanoTime();
+    List<Long> todo = new java.util.ArrayList<>();
     for (long seed = args.seedFrom(); seed < args.seedFrom() + args.trials(); seed++) {
-      if (done.contains(seed)) {
-        skipped++;
-        continue;
+      if (!done.contains(seed)) {
+        todo.add(seed);
       }
-      TrialResult r = runOne(trials, args, seed);
-      file.append(r);
-      range.add(r);
-      if (!r.passed()) {
-        out.println("FAIL " + args.campaign() + " seed " + seed + ": " + r.failures());
-        out.println("  reproduce: " + args.reproduce(seed));
+    }
+    int skipped = (int) (args.trials() - todo.size());
+    long started = System.nanoTime();
+    Progress progress = new Progress(args.campaign(), todo.size(), started, out);
+    Consumer<TrialResult> record =
+        r -> {
+          file.append(r);
+          range.add(r);
+          if (!r.passed()) {
+            out.println("FAIL " + args.campaign() + " seed " + r.seed() + ": " + r.failures());
+            out.println("  reproduce: " + args.reproduce(r.seed()));
+          }
+          progress.trialDone(r);
+        };
+    if (args.campaign().equals("crash")) {
+      runBatched(todo, args, range, record);
+    } else {
+      for (long seed : todo) {
+        record.accept(runOne(trials, args, seed));
       }
     }
     Map<String, Long> totals = new TreeMap<>();
@@ -169,6 +181,28 @@ public final class Campaign {
             + " failed; totals "
             + totals);
     return s;
+  }
+
+  /** The crash campaign runs many trials at once; a batch that breaks fails its unjudged seeds. */
+  private static void runBatched(
+      List<Long> todo, Args args, List<TrialResult> range, Consumer<TrialResult> record) {
+    Path work = null;
+    try {
+      work = Files.createTempDirectory("ratchet-chaos-crash-");
+      CrashCampaign.run(todo, args.canary(), work, record);
+    } catch (Throwable t) {
+      Set<Long> judged = new HashSet<>();
+      range.forEach(r -> judged.add(r.seed()));
+      for (long seed : todo) {
+        if (!judged.contains(seed)) {
+          record.accept(new TrialResult(seed, Map.of(), List.of("batch aborted: " + t)));
+        }
+      }
+    } finally {
+      if (work != null) {
+        deleteTree(work);
+      }
+    }
   }
 
   private static TrialResult runOne(Trials trials, Args args, long seed) {

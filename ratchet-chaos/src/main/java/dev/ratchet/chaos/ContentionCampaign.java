@@ -79,12 +79,12 @@ final class ContentionCampaign {
       t.add("workers", n);
       Path runsFile = work.resolve("runs.txt");
       StringBuilder lines = new StringBuilder();
-      List<CrashCampaign.RunSpec> specs = new ArrayList<>();
+      List<RunVerdict.RunSpec> specs = new ArrayList<>();
       for (int i = 0; i < r; i++) {
         String id = "ledger-" + i;
         ReferenceService s = ReferenceService.start(work.resolve(id + ".db"), 0);
         services.put(id, s);
-        specs.add(new CrashCampaign.RunSpec(id, ChaosTasks.Kind.LEDGER, s.uri().toString()));
+        specs.add(new RunVerdict.RunSpec(id, ChaosTasks.Kind.LEDGER, s.uri().toString()));
         lines.append(id).append(' ').append(s.uri()).append('\n');
       }
       Files.writeString(runsFile, lines);
@@ -186,7 +186,7 @@ final class ContentionCampaign {
         pollGenerations(supervisor, specs, highest, t);
         // The drain: one worker, long lease, no stalls, drives each run no worker saw end.
         StringBuilder left = new StringBuilder();
-        for (CrashCampaign.RunSpec spec : specs) {
+        for (RunVerdict.RunSpec spec : specs) {
           if (!ended.contains(spec.id())) {
             left.append(spec.id()).append(' ').append(spec.target()).append('\n');
             t.inc("drained_runs");
@@ -217,8 +217,8 @@ final class ContentionCampaign {
           s.close();
         }
         services.clear();
-        for (CrashCampaign.RunSpec spec : specs) {
-          CrashCampaign.judge(seed, supervisor, spec, work, t);
+        for (RunVerdict.RunSpec spec : specs) {
+          RunVerdict.judge(seed, supervisor, spec, work.resolve(spec.id() + ".db"), t);
         }
       }
     } finally {
@@ -239,8 +239,8 @@ final class ContentionCampaign {
   }
 
   private static void pollGenerations(
-      JdbcStore store, List<CrashCampaign.RunSpec> specs, Map<String, Long> highest, Tally t) {
-    for (CrashCampaign.RunSpec r : specs) {
+      JdbcStore store, List<RunVerdict.RunSpec> specs, Map<String, Long> highest, Tally t) {
+    for (RunVerdict.RunSpec r : specs) {
       long g;
       try {
         g =

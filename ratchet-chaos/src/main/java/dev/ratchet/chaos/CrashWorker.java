@@ -13,99 +13,137 @@ import dev.ratchet.adapters.IdempotentHttpAdapter;
 import dev.ratchet.adapters.LedgerApi;
 import dev.ratchet.adapters.WorkspaceAdapter;
 import dev.ratchet.jdbc.JdbcStore;
-import dev.ratchet.jdbc.OpenMode;
 import dev.ratchet.jdbc.StoreOptions;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TaskSpec;
-import dev.ratchet.store.Lease;
 import dev.ratchet.testkit.KeyChangingAdapter;
 import dev.ratchet.testkit.SeededEntropy;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A worker JVM of the crash campaign: drives each of its runs to the end on the shared SQLite
- * store, resuming runs that exist (after a kill, or when racing another worker for the same run).
- * It prints one line per event on stdout for the supervisor: {@code STEP run generation}, {@code
- * RETRY run code}, {@code END run phase reason}, {@code HALT point} just before a crash seam halts
- * the JVM, and {@code IDLE} when every run is done.
+ * A long-lived worker JVM of the crash campaign. It opens the batch's two SQLite stores (one
+ * database; split mark and content) and drives every run the supervisor sends on stdin, each on
+ * its own thread, to the end: {@code RUN seed target arm} where {@code arm} is 1 when the trial's
+ * crash seam is armed for this dispatch. The trial's {@link CrashPlan} comes from its seed.
  *
- * <p>Args: {@code seed entropySeed workerId store(single:PATH|split:MARKS,CONTENT) clockOffsetMs
- * leaseTtlMs crash(none|POINT:N) canary(true|false) run=kind:target...}
+ * <p>It prints one line per event: {@code READY}, {@code STEP seed generation} after a step that
+ * committed, {@code RETRY seed code}, {@code STALL seed ms}, {@code RECOVERED seed what}, {@code
+ * SEAM seed point} when a run's thread parks in its armed crash window (the supervisor then
+ * SIGKILLs the JVM), {@code END seed phase reason}, {@code ERROR seed code message} and {@code
+ * GAVEUP seed}.
+ *
+ * <p>Args: {@code workerId singleDb marksDb contentDb canary(true|false)}.
  */
 public final class CrashWorker {
   private static final PrintStream OUT = System.out;
+  private static final Duration GIVE_UP = Duration.ofSeconds(75);
+
+  /** The armed window of the run this thread drives, if any. */
+  private static final ThreadLocal<int[]> VISITS = new ThreadLocal<>();
+
+  private static final ThreadLocal<CrashPlan> ARMED = new ThreadLocal<>();
 
   private CrashWorker() {}
 
   public static void main(String[] args) throws Exception {
-    long seed = Long.parseLong(args[0]);
-    long entropySeed = Long.parseLong(args[1]);
-    String worker = args[2];
-    String storeSpec = args[3];
-    long offset = Long.parseLong(args[4]);
-    Duration ttl = Duration.ofMillis(Long.parseLong(args[5]));
-    CrashSeam seam = seam(args[6]);
-    boolean canary = Boolean.parseBoolean(args[7]);
-    InstantSource clock = InstantSource.offset(Clock.systemUTC(), Duration.ofMillis(offset));
-    StoreOptions options =
-        StoreOptions.defaults(clock).withOpenMode(OpenMode.MUST_EXIST).withCrashSeam(seam);
-    Random rnd = new Random(entropySeed);
-    List<String[]> runs = new ArrayList<>();
-    for (int i = 8; i < args.length; i++) {
-      String[] kv = args[i].split("=", 2);
-      String[] kt = kv[1].split(":", 2);
-      runs.add(new String[] {kv[0], kt[0], kt[1]});
-    }
-    Collections.shuffle(runs, rnd);
-    try (JdbcStore store = CrashCampaign.openStore(storeSpec, options)) {
-      Ratchet ratchet =
-          ChaosTasks.ratchet(seed, store, store, clock, worker, ttl, seam, entropySeed);
-      for (String[] r : runs) {
-        ChaosTasks.Kind kind = ChaosTasks.Kind.valueOf(r[1]);
-        EnvironmentAdapter adapter = adapter(kind, r[2], clock, seam, canary, entropySeed);
-        try {
-          runToEnd(ratchet, store, ChaosTasks.task(kind), kind, r[0], adapter, worker, ttl, rnd);
-        } finally {
-          if (adapter instanceof AutoCloseable c) {
-            c.close();
-          }
+    String worker = args[0];
+    boolean canary = Boolean.parseBoolean(args[4]);
+    InstantSource clock = Clock.systemUTC();
+    CrashSeam seam = CrashWorker::reached;
+    StoreOptions options = StoreOptions.defaults(clock).withCrashSeam(seam);
+    ExecutorService pool = Executors.newCachedThreadPool();
+    try (JdbcStore single = CrashCampaign.openStore("single:" + args[1], options);
+        JdbcStore split = CrashCampaign.openStore("split:" + args[2] + "," + args[3], options)) {
+      say("READY");
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      String line;
+      while ((line = in.readLine()) != null) {
+        String[] p = line.split(" ");
+        if (!p[0].equals("RUN")) {
+          continue;
         }
+        CrashPlan plan = CrashPlan.of(Long.parseLong(p[1]), canary);
+        boolean arm = p[3].equals("1");
+        JdbcStore store = plan.split() ? split : single;
+        pool.execute(() -> trial(plan, p[2], arm, store, worker, clock, seam, canary));
       }
+      pool.shutdown();
+      pool.awaitTermination(2, java.util.concurrent.TimeUnit.MINUTES);
     }
-    say("IDLE");
   }
 
-  private static CrashSeam seam(String spec) {
-    if (spec.equals("none")) {
-      return CrashSeam.NONE;
+  /** The seam every component of this JVM calls; only an armed run's thread ever stops in it. */
+  private static void reached(CrashPoint point) {
+    CrashPlan plan = ARMED.get();
+    if (plan == null || point != plan.point() || ++VISITS.get()[0] != plan.visit()) {
+      return;
     }
-    String[] p = spec.split(":");
-    CrashPoint armed = CrashPoint.valueOf(p[0]);
-    int n = Integer.parseInt(p[1]);
-    int[] reached = {0};
-    return point -> {
-      if (point == armed && ++reached[0] == n) {
-        say("HALT " + point);
-        Runtime.getRuntime().halt(137);
-      }
-    };
+    say("SEAM " + plan.seed() + " " + point);
+    while (true) {
+      LockSupport.park(); // until the supervisor's SIGKILL
+    }
   }
 
-  private static EnvironmentAdapter adapter(
+  private static void trial(
+      CrashPlan plan,
+      String target,
+      boolean arm,
+      JdbcStore store,
+      String worker,
+      InstantSource clock,
+      CrashSeam seam,
+      boolean canary) {
+    long seed = plan.seed();
+    long entropySeed = seed * 1_000_003L + worker.hashCode();
+    try {
+      if (arm) {
+        ARMED.set(plan);
+        VISITS.set(new int[1]);
+      }
+      Ratchet ratchet =
+          ChaosTasks.ratchet(
+              seed, store, store, clock, worker, Duration.ofMillis(plan.ttlMs()), seam, entropySeed);
+      try (AdapterHandle a = adapter(plan.kind(), target, clock, seam, canary, entropySeed)) {
+        runToEnd(ratchet, store, plan, a.adapter(), new Random(entropySeed));
+      }
+    } catch (RuntimeException e) {
+      say("ERROR " + seed + " " + e.getClass().getSimpleName() + " " + oneLine(e.getMessage()));
+    } finally {
+      ARMED.remove();
+      VISITS.remove();
+    }
+  }
+
+  /** An adapter and what closes it (the workspace adapter holds a journal). */
+  private record AdapterHandle(EnvironmentAdapter adapter, AutoCloseable closer)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      try {
+        closer.close();
+      } catch (Exception ignored) {
+        // the run's outcome is already committed or abandoned
+      }
+    }
+  }
+
+  private static AdapterHandle adapter(
       ChaosTasks.Kind kind,
       String target,
       InstantSource clock,
@@ -113,73 +151,87 @@ public final class CrashWorker {
       boolean canary,
       long entropySeed) {
     EnvironmentAdapter a;
+    AutoCloseable closer = () -> {};
     if (kind == ChaosTasks.Kind.LEDGER) {
       IdempotentHttpAdapter http = LedgerApi.adapter(URI.create(target));
       http.crashSeam(seam);
       a = http;
     } else {
-      a =
+      WorkspaceAdapter ws =
           WorkspaceAdapter.builder(Path.of(target))
               .clock(clock)
               .entropy(new SeededEntropy(entropySeed))
               .crashSeam(seam)
               .open();
+      a = ws;
+      closer = ws;
     }
-    return canary ? new KeyChangingAdapter(a) : a;
+    return new AdapterHandle(canary ? new KeyChangingAdapter(a) : a, closer);
   }
 
   /** Resumes or starts the run until it leaves RUNNING; retries fencing and lost races. */
   private static void runToEnd(
-      Ratchet ratchet,
-      JdbcStore store,
-      TaskSpec task,
-      ChaosTasks.Kind kind,
-      String runId,
-      EnvironmentAdapter adapter,
-      String worker,
-      Duration ttl,
-      Random rnd) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      Ratchet ratchet, JdbcStore store, CrashPlan plan, EnvironmentAdapter adapter, Random rnd) {
+    TaskSpec task = ChaosTasks.task(plan.kind());
+    String runId = runId(plan.seed());
+    long seed = plan.seed();
+    long deadline = System.nanoTime() + GIVE_UP.toNanos();
     while (System.nanoTime() < deadline) {
       boolean exists = store.load(task.taskId(), runId).isPresent();
       try (Run run =
           exists ? ratchet.resume(task, runId, adapter) : ratchet.start(task, runId, adapter)) {
-        drive(run, kind, runId);
+        if (exists && run.recovery() != null && !run.recovery().did().equals("nothing")) {
+          say("RECOVERED " + seed + " " + run.recovery().did());
+        }
+        drive(run, plan, rnd);
         RunState s = run.state();
+        if (s.phase() == Phase.RUNNING) {
+          continue; // the drive gave up its turn after a stall; take the run again
+        }
         String reason =
             s.stopReason() != null
                 ? s.stopReason()
                 : s.review() != null ? s.review().reason() : "-";
-        say("END " + runId + " " + s.phase().wireName() + " " + reason);
+        say("END " + seed + " " + s.phase().wireName() + " " + reason);
         return;
       } catch (RatchetException e) {
-        say("RETRY " + runId + " " + e.code());
-        if (!exists && e.code() == ErrorCode.FENCED) {
-          // A worker died between taking the lease of a new run and its first commit: start never
-          // steals a lease, so clear an expired one (takeOver grants only expired leases).
-          Optional<Lease> orphan = store.takeOver(runId, worker, ttl);
-          orphan.ifPresent(store::release);
-          orphan.ifPresent(l -> say("ORPHAN " + runId));
-        }
-        if (e.code() != ErrorCode.FENCED && e.code() != ErrorCode.STORE_UNAVAILABLE) {
-          say("ERROR " + runId + " " + e.code() + " " + oneLine(e.getMessage()));
+        say("RETRY " + seed + " " + e.code());
+        boolean lostStart = !exists && e.code() == ErrorCode.CONTRACT; // another worker started it
+        if (!lostStart
+            && e.code() != ErrorCode.FENCED
+            && e.code() != ErrorCode.STORE_UNAVAILABLE
+            && e.code() != ErrorCode.STALE_OBSERVATION) {
+          say("ERROR " + seed + " " + e.code() + " " + oneLine(e.getMessage()));
+          return;
         }
         LockSupport.parkNanos(Duration.ofMillis(5 + rnd.nextInt(45)).toNanos());
       }
     }
-    say("GAVEUP " + runId);
+    say("GAVEUP " + seed);
   }
 
-  /** The deterministic agent: writes by the plan cursor, then verify, then finish. */
-  private static void drive(Run run, ChaosTasks.Kind kind, String runId) {
+  /** Steps the run; on a short lease it sometimes stalls past the lease first. */
+  private static void drive(Run run, CrashPlan plan, Random rnd) {
     int guard = 0;
     while (run.state().phase() == Phase.RUNNING && guard++ < 30) {
-      boolean frozen = !step(run, kind);
-      say("STEP " + runId + " " + run.generation());
+      if (plan.stallPermille() > rnd.nextInt(1000)) {
+        long ms = plan.ttlMs() + rnd.nextInt((int) (2 * plan.ttlMs()));
+        say("STALL " + plan.seed() + " " + ms);
+        LockSupport.parkNanos(Duration.ofMillis(ms).toNanos());
+      }
+      long before = run.generation();
+      boolean frozen = !step(run, plan.kind());
+      if (run.generation() > before) {
+        say("STEP " + plan.seed() + " " + run.generation());
+      }
       if (frozen) {
         break;
       }
     }
+  }
+
+  static String runId(long seed) {
+    return "trial-" + seed;
   }
 
   /**

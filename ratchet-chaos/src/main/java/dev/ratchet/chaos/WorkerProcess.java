@@ -49,12 +49,16 @@ final class WorkerProcess {
     reader.start();
   }
 
-  static WorkerProcess start(Path log, List<String> args) throws IOException {
-    return start(log, CrashWorker.class, args);
-  }
-
   /** Starts {@code main} (a worker class of this module) in its own JVM. */
   static WorkerProcess start(Path log, Class<?> main, List<String> args) throws IOException {
+    return new WorkerProcess(
+        new ProcessBuilder(command(main, args))
+            .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start());
+  }
+
+  /** The command line of a worker JVM: slim classpath, C1 only, small serial heap. */
+  static List<String> command(Class<?> main, List<String> args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(
@@ -63,16 +67,13 @@ final class WorkerProcess {
             "-XX:+UseSerialGC",
             "-XX:-UsePerfData",
             "-Xshare:auto",
-            "-Xmx96m",
+            "-Xmx128m",
             "-Dsun.net.httpserver.nodelay=true",
             "-cp",
             classpath(),
             main.getName()));
     cmd.addAll(args);
-    return new WorkerProcess(
-        new ProcessBuilder(cmd)
-            .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start());
+    return cmd;
   }
 
   /** The next line, or null at end of output or after the timeout. */

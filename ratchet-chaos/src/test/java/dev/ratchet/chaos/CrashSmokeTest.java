@@ -6,12 +6,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The crash campaign in smoke mode, run by {@code mvn verify}: real worker JVMs on a shared SQLite
- * store, killed by crash seams and SIGKILL; and its key-changing canary, which must fail.
+ * The crash campaign in smoke mode, run by {@code mvn verify}: 60 trials on two long-lived worker
+ * JVMs sharing SQLite stores, SIGKILLed in crash windows and at arbitrary instants, racing and
+ * letting leases lapse; and its key-changing canary, which must fail.
  */
 class CrashSmokeTest {
   @TempDir Path results;
@@ -32,16 +34,26 @@ class CrashSmokeTest {
             "--seed-from",
             "0",
             "--trials",
-            "2",
+            "60",
             "--smoke",
             "--results",
             results.toString());
     assertThat(s.passed()).as(s.range().toString()).isTrue();
-    assertThat(s.totals().get("kills_seam") + s.totals().getOrDefault("kills_sigkill", 0L))
+    Map<String, Long> t = s.totals();
+    assertThat(t.get("runs")).isEqualTo(60);
+    assertThat(t.get("completed")).isEqualTo(60);
+    assertThat(t.getOrDefault("kills_seam", 0L) + t.getOrDefault("kills_sigkill", 0L))
+        .isGreaterThanOrEqualTo(8);
+    assertThat(t.get("crashes_collateral")).isPositive();
+    assertThat(t.keySet().stream().filter(k -> k.startsWith("seam.")).count())
         .isGreaterThanOrEqualTo(3);
-    assertThat(s.totals().get("runs")).isEqualTo(8);
-    assertThat(s.totals()).doesNotContainKeys("duplicates", "lost_receipts", "lost_runs");
-    assertThat(s.totals().get("receipts_issued")).isPositive();
+    assertThat(t.get("races")).isPositive().isEqualTo(t.get("races_one_winner"));
+    assertThat(t.get("stalls")).isPositive();
+    assertThat(t.get("receipts_issued")).isEqualTo(t.get("receipts_reconciled")).isEqualTo(180);
+    assertThat(t.get("effects")).isEqualTo(180);
+    assertThat(t)
+        .doesNotContainKeys(
+            "duplicates", "lost_receipts", "lost_runs", "double_claims", "generation_regressions");
   }
 
   @Test
@@ -52,7 +64,7 @@ class CrashSmokeTest {
             "--seed-from",
             "0",
             "--trials",
-            "1",
+            "2",
             "--smoke",
             "--canary",
             "--results",

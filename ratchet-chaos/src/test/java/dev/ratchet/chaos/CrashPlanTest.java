@@ -1,0 +1,56 @@
+package dev.ratchet.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.EnumMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The seeded plan of a crash trial: reproducible, and mixed as documented. */
+class CrashPlanTest {
+  @Test
+  void aSeedAlwaysGivesTheSamePlan() {
+    for (long seed = 0; seed < 200; seed++) {
+      assertThat(CrashPlan.of(seed, false)).isEqualTo(CrashPlan.of(seed, false));
+    }
+  }
+
+  @Test
+  void consecutiveSeedsMixKindsLayoutsAndFaultsAsDocumented() {
+    Map<CrashPlan.Fault, Integer> faults = new EnumMap<>(CrashPlan.Fault.class);
+    int ledger = 0;
+    int split = 0;
+    int n = 10_000;
+    for (long seed = 0; seed < n; seed++) {
+      CrashPlan p = CrashPlan.of(seed, false);
+      faults.merge(p.fault(), 1, Integer::sum);
+      ledger += p.kind() == ChaosTasks.Kind.LEDGER ? 1 : 0;
+      split += p.split() ? 1 : 0;
+      if (p.fault() == CrashPlan.Fault.SEAM) {
+        assertThat(CrashPlan.windows(p.split())).contains(p.point());
+        assertThat(p.visit()).isBetween(1, 3);
+      }
+      if (p.fault() == CrashPlan.Fault.RACE || p.fault() == CrashPlan.Fault.EXPIRY) {
+        assertThat(p.ttlMs()).isBetween(100L, 499L);
+        assertThat(p.stallPermille()).isBetween(50, 249);
+      } else {
+        assertThat(p.ttlMs()).isEqualTo(CrashPlan.NORMAL_TTL_MS);
+        assertThat(p.stallPermille()).isZero();
+      }
+    }
+    assertThat(ledger).isBetween(4_800, 5_200);
+    assertThat(split).isBetween(3_100, 3_560);
+    assertThat(faults.get(CrashPlan.Fault.SEAM)).isBetween(1_650, 1_950);
+    assertThat(faults.get(CrashPlan.Fault.SIGKILL)).isBetween(1_080, 1_320);
+    assertThat(faults.get(CrashPlan.Fault.RACE)).isBetween(1_350, 1_650);
+    assertThat(faults.get(CrashPlan.Fault.EXPIRY)).isBetween(1_350, 1_650);
+  }
+
+  @Test
+  void theCanaryAimsEveryTrialAtTheAdaptersWindowAfterItsExternalCommit() {
+    for (long seed = 0; seed < 50; seed++) {
+      CrashPlan p = CrashPlan.of(seed, true);
+      assertThat(p.armed()).isEqualTo("ADAPTER_AFTER_EXTERNAL_COMMIT:1");
+    }
+  }
+}
