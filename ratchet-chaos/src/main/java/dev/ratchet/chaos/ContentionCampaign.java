@@ -133,6 +133,7 @@ final class ContentionCampaign {
       events.sort((a, b) -> Long.compare(a[0], b[0]));
       Map<String, Long> highest = new HashMap<>();
       java.util.Set<String> ended = new java.util.HashSet<>();
+      Map<String, Map<Long, String>> claims = new HashMap<>();
       long started = System.nanoTime();
       try (JdbcStore supervisor =
           JdbcStore.open(PgServer.as(url, schema, PgServer.OWNER, 2), PgServer.options())) {
@@ -155,7 +156,7 @@ final class ContentionCampaign {
               WorkerProcess victim = running.get(rnd.nextInt(running.size()));
               victim.kill();
               t.inc("kills_sigkill");
-              tallyAndForget(victim, t, ended);
+              tallyAndForget(victim, t, ended, claims);
               live.remove(victim);
               live.add(
                   WorkerProcess.start(log, ContentionWorker.class, bind.apply(nextArgs.get())));
@@ -179,7 +180,7 @@ final class ContentionCampaign {
         }
         for (WorkerProcess w : live) {
           w.kill();
-          tallyAndForget(w, t, ended);
+          tallyAndForget(w, t, ended, claims);
         }
         live.clear();
         t.add("contention_ms", (System.nanoTime() - started) / 1_000_000);
@@ -206,7 +207,7 @@ final class ContentionCampaign {
             drain.kill();
             t.fail("the drain worker did not finish");
           }
-          tallyAndForget(drain, t, ended);
+          tallyAndForget(drain, t, ended, claims);
           if (!drain.seen().contains("IDLE")) {
             t.fail("the drain worker did not reach IDLE: " + tail(drain.seen()) + tail(log));
           }
@@ -217,6 +218,7 @@ final class ContentionCampaign {
           s.close();
         }
         services.clear();
+        judgeRaces(claims, t);
         for (RunVerdict.RunSpec spec : specs) {
           RunVerdict.judge(seed, supervisor, spec, work.resolve(spec.id() + ".db"), t);
         }
@@ -266,11 +268,39 @@ final class ContentionCampaign {
     t.inc("generation_polls");
   }
 
-  private static void tallyAndForget(WorkerProcess w, Tally t, java.util.Set<String> ended) {
+  /**
+   * A run that more than one worker committed to was raced for; it had exactly one winner per
+   * commit when no generation was claimed by two workers.
+   */
+  private static final String TWO_WINNERS = "two winners";
+
+  private static void judgeRaces(Map<String, Map<Long, String>> claims, Tally t) {
+    for (Map.Entry<String, Map<Long, String>> run : claims.entrySet()) {
+      if (new java.util.HashSet<>(run.getValue().values()).size() > 1) {
+        t.inc("races");
+        if (!run.getValue().containsValue(TWO_WINNERS)) {
+          t.inc("races_one_winner");
+        }
+      }
+    }
+  }
+
+  private static void tallyAndForget(
+      WorkerProcess w, Tally t, java.util.Set<String> ended, Map<String, Map<Long, String>> claims) {
     for (String l : w.seen()) {
-      String kind = l.split(" ", 2)[0];
+      String[] p = l.split(" ");
+      String kind = p[0];
       if (kind.equals("END")) {
-        ended.add(l.split(" ")[1]);
+        ended.add(p[1]);
+      }
+      if (kind.equals("STEP") && p.length == 4) {
+        String earlier =
+            claims.computeIfAbsent(p[1], k -> new HashMap<>()).putIfAbsent(Long.parseLong(p[2]), p[3]);
+        if (earlier != null && !earlier.equals(p[3])) {
+          claims.get(p[1]).put(-1L, TWO_WINNERS);
+          t.inc("double_claims");
+          t.fail(p[1] + ": generation " + p[2] + " committed by " + earlier + " and " + p[3]);
+        }
       }
       switch (kind) {
         case "STEP" -> t.inc("steps");

@@ -41,10 +41,13 @@ import java.util.concurrent.locks.LockSupport;
 public final class ContentionWorker {
   private ContentionWorker() {}
 
+  private static String workerId = "-";
+
   public static void main(String[] args) throws Exception {
     long seed = Long.parseLong(args[0]);
     long entropySeed = Long.parseLong(args[1]);
     String worker = args[2];
+    workerId = worker;
     String url = args[3];
     String schema = args[4];
     Duration ttl = Duration.ofMillis(Long.parseLong(args[5]));
@@ -113,8 +116,12 @@ public final class ContentionWorker {
           CrashWorker.say("STALL " + runId + " " + ms);
           LockSupport.parkNanos(Duration.ofMillis(ms).toNanos());
         }
+        long before = run.generation();
         boolean frozen = !CrashWorker.step(run, ChaosTasks.Kind.LEDGER);
-        CrashWorker.say("STEP " + runId + " " + run.generation());
+        if (run.generation() > before) {
+          // The generation this worker's commit made: two claims of one would be two winners.
+          CrashWorker.say("STEP " + runId + " " + run.generation() + " " + workerId);
+        }
         if (frozen) {
           break;
         }

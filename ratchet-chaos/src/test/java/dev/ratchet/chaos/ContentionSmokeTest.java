@@ -61,7 +61,9 @@ class ContentionSmokeTest {
     assertThat(s.totals().get("effects")).isEqualTo(3 * s.totals().get("runs"));
     assertThat(s.totals().get("receipts_reconciled")).isEqualTo(s.totals().get("effects"));
     assertThat(s.totals().get("retries.fenced")).isPositive();
-    assertThat(s.totals()).doesNotContainKeys("duplicates", "lost_receipts", "lost_runs");
+    assertThat(s.totals().get("races")).isPositive().isEqualTo(s.totals().get("races_one_winner"));
+    assertThat(s.totals())
+        .doesNotContainKeys("duplicates", "lost_receipts", "lost_runs", "double_claims");
   }
 
   @Test
