@@ -22,12 +22,13 @@ import java.util.function.Consumer;
  * once and its runs are sent to the replacement, which recovers them. When a run ends it is judged
  * ({@link RunVerdict}, D18) against the external system's own ledger.
  *
- * <p>The canary ({@code --canary}) wraps every adapter in the testkit's {@code KeyChangingAdapter}
- * and aims every kill at the adapter's window after its external commit. The runtime never
- * re-executes under a key it cannot find, so the canary does not produce duplicates here: recovery
- * sees the environment moved without a receipt for the run's key and freezes the run for drift. The
- * receipt the service issued under the changed key is then in no run's evidence, and the receipt
- * check fails the trial.
+ * <p>The canary ({@code --canary}) aims every kill at the adapter's window after its external
+ * commit and wraps the adapters: ledger runs in the testkit's {@code ResendingAdapter} (every
+ * order sent again under a fresh key: the effect count finds duplicates), workspace runs in its
+ * {@code KeyChangingAdapter}. The runtime never re-executes under a key it cannot find, so the
+ * key change alone produces no duplicate: recovery sees the environment moved without a receipt for
+ * the run's key and freezes the run for drift, and the receipt issued under the changed key, in no
+ * run's evidence, fails the receipt check.
  */
 final class CrashCampaign {
   /** Runs per batch: one pair of stores and one pair of worker JVMs (replacements aside). */

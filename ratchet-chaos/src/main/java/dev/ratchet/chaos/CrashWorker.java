@@ -19,6 +19,7 @@ import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.testkit.KeyChangingAdapter;
+import dev.ratchet.testkit.ResendingAdapter;
 import dev.ratchet.testkit.SeededEntropy;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -166,7 +167,12 @@ public final class CrashWorker {
       a = ws;
       closer = ws;
     }
-    return new AdapterHandle(canary ? new KeyChangingAdapter(a) : a, closer);
+    if (canary) {
+      // Ledger orders are not idempotent: resent under a fresh key they happen twice. Workspace
+      // appends are conditional on the previous content, so there a changed key is the canary.
+      a = kind == ChaosTasks.Kind.LEDGER ? new ResendingAdapter(a) : new KeyChangingAdapter(a);
+    }
+    return new AdapterHandle(a, closer);
   }
 
   /** Resumes or starts the run until it leaves RUNNING; retries fencing and lost races. */

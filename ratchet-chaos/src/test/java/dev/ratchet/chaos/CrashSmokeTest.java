@@ -57,19 +57,22 @@ class CrashSmokeTest {
   }
 
   @Test
-  void theKeyChangingCanaryMakesTheCampaignFail() {
+  void theCanariesMakeTheEffectCountAndTheReceiptCheckFail() {
     Campaign.Summary s =
         run(
             "crash",
             "--seed-from",
             "0",
             "--trials",
-            "2",
+            "6",
             "--smoke",
             "--canary",
             "--results",
             results.toString());
     assertThat(s.passed()).isFalse();
+    assertThat(s.totals().get("kind.ledger")).isPositive();
+    assertThat(s.totals().get("kind.workspace")).isPositive();
+    assertThat(s.totals().get("duplicates")).isPositive();
     assertThat(s.totals().get("lost_receipts")).isPositive();
   }
 }
