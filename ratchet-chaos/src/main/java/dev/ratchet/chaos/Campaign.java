@@ -18,14 +18,17 @@ import java.util.stream.Stream;
  * Entry point of the chaos campaigns:
  *
  * <pre>
- * Campaign crash|tamper|contention|dbfault --seed-from N --trials M --smoke|--full --results DIR [--canary]
+ * Campaign crash|tamper|contention|dbfault --seed-from N --trials M --smoke|--full --results DIR
+ *     [--canary] [--report FILE]
+ * Campaign report --results DIR --out FILE
  * </pre>
  *
  * Each trial is one seed; a trial's outcome depends on nothing but its seed and the mode (and, for
  * real kills, on process timing, which the seed steers but cannot fix). Results accumulate in
  * {@code DIR/<campaign>-<mode>.tsv}; seeds already recorded there are skipped, so a full campaign
  * resumes by seed range. Every failing trial prints the one command that reruns it. Exit code 0
- * when every trial of the range passed, 1 otherwise, 2 on a usage error.
+ * when every trial of the range passed, 1 otherwise, 2 on a usage error. In full mode, {@code
+ * --report} rewrites the reliability report from every full-mode results file of the directory.
  */
 public final class Campaign {
   /** A campaign: one seeded trial at a time. */
@@ -35,7 +38,13 @@ public final class Campaign {
 
   /** Parsed arguments. */
   record Args(
-      String campaign, long seedFrom, long trials, Mode mode, Path results, boolean canary) {
+      String campaign,
+      long seedFrom,
+      long trials,
+      Mode mode,
+      Path results,
+      boolean canary,
+      Path report) {
     static Args parse(String[] args) {
       if (args.length == 0) {
         throw new IllegalArgumentException("missing campaign");
@@ -46,6 +55,7 @@ public final class Campaign {
       Mode mode = Mode.SMOKE;
       Path results = Path.of("target", "chaos");
       boolean canary = false;
+      Path report = null;
       for (int i = 1; i < args.length; i++) {
         switch (args[i]) {
           case "--seed-from" -> from = Long.parseLong(args[++i]);
@@ -54,13 +64,20 @@ public final class Campaign {
           case "--full" -> mode = Mode.FULL;
           case "--results" -> results = Path.of(args[++i]);
           case "--canary" -> canary = true;
+          case "--report", "--out" -> report = Path.of(args[++i]);
           default -> throw new IllegalArgumentException("unknown argument: " + args[i]);
         }
       }
       if (trials < 1 || from < 0) {
         throw new IllegalArgumentException("--trials must be >= 1 and --seed-from >= 0");
       }
-      return new Args(campaign, from, trials, mode, results, canary);
+      if (report != null && mode != Mode.FULL && !campaign.equals("report")) {
+        throw new IllegalArgumentException("--report: only full-mode results make the report");
+      }
+      if (campaign.equals("report") && report == null) {
+        throw new IllegalArgumentException("report: --out FILE is required");
+      }
+      return new Args(campaign, from, trials, mode, results, canary, report);
     }
 
     /** The one command that reruns {@code seed} alone (into a separate results directory). */
@@ -94,11 +111,17 @@ public final class Campaign {
     Args args;
     try {
       args = Args.parse(argv);
+      if (args.campaign().equals("report")) {
+        ReliabilityReport.write(args.results(), args.report());
+        System.out.println("wrote " + args.report() + " from " + args.results());
+        return;
+      }
       trials(args.campaign());
     } catch (IllegalArgumentException e) {
       System.err.println(
           "usage: Campaign crash|tamper|contention|dbfault --seed-from N --trials M"
-              + " --smoke|--full --results DIR [--canary]");
+              + " --smoke|--full --results DIR [--canary] [--report FILE]\n"
+              + "       Campaign report --results DIR --out FILE");
       System.err.println(e.getMessage());
       System.exit(2);
       return;
@@ -161,16 +184,27 @@ public final class Campaign {
       r.counters().forEach((k, v) -> totals.merge(k, v, Long::sum));
     }
     Summary s = new Summary(range, skipped, totals, inFile, failedInFile);
-    out.printf(
-        "%s %s seeds [%d, %d): ran %d (%d skipped, already recorded), failed %d, %.1f s%n",
-        args.campaign(),
-        args.mode().name().toLowerCase(java.util.Locale.ROOT),
-        args.seedFrom(),
-        args.seedFrom() + args.trials(),
-        range.size(),
-        skipped,
-        range.stream().filter(r -> !r.passed()).count(),
-        (System.nanoTime() - started) / 1e9);
+    String sitting =
+        String.format(
+            java.util.Locale.ROOT,
+            "seeds [%d, %d): ran %d (%d skipped, already recorded), failed %d, %.1f s",
+            args.seedFrom(),
+            args.seedFrom() + args.trials(),
+            range.size(),
+            skipped,
+            range.stream().filter(r -> !r.passed()).count(),
+            (System.nanoTime() - started) / 1e9);
+    out.println(
+        args.campaign() + " " + args.mode().name().toLowerCase(java.util.Locale.ROOT) + " " + sitting);
+    if (!range.isEmpty()) {
+      Sittings.append(
+          args.results(),
+          args.campaign(),
+          args.mode(),
+          java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+              + (args.canary() ? " canary " : " ")
+              + sitting);
+    }
     out.println(
         "  results file "
             + file.path()
@@ -180,6 +214,10 @@ public final class Campaign {
             + failedInFile
             + " failed; totals "
             + totals);
+    if (args.report() != null) {
+      ReliabilityReport.write(args.results(), args.report());
+      out.println("  report written: " + args.report());
+    }
     return s;
   }
 

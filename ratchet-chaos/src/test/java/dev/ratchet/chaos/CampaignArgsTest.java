@@ -33,6 +33,17 @@ class CampaignArgsTest {
     assertThatThrownBy(() -> Campaign.Args.parse(new String[] {"tamper", "--bogus"}))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> Campaign.trials("nope")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () ->
+                Campaign.Args.parse(
+                    new String[] {"crash", "--smoke", "--report", "docs/RELIABILITY.md"}))
+        .hasMessageContaining("--report");
+    assertThatThrownBy(() -> Campaign.Args.parse(new String[] {"report", "--results", "r"}))
+        .hasMessageContaining("--out");
+    assertThat(
+            Campaign.Args.parse(new String[] {"report", "--results", "r", "--out", "x.md"})
+                .report())
+        .isEqualTo(Path.of("x.md"));
   }
 
   @Test

@@ -1,0 +1,56 @@
+package dev.ratchet.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The report is computed from the full-mode results files, never typed. */
+class ReliabilityReportTest {
+  @TempDir Path dir;
+
+  @Test
+  void theReportTotalsTheFullModeResultsAndListsSeedRangesKillsAndSittings() throws Exception {
+    ResultsFile crash = new ResultsFile(dir, "crash", Mode.FULL);
+    crash.append(
+        new TrialResult(
+            0,
+            Map.of("kills_seam", 1L, "seam.after_intent_commit", 1L, "races", 1L,
+                "races_one_winner", 1L, "effects", 3L),
+            List.of()));
+    crash.append(new TrialResult(1, Map.of("kills_sigkill", 2L, "effects", 3L), List.of()));
+    crash.append(
+        new TrialResult(5, Map.of("duplicates", 1L, "effects", 4L), List.of("effect twice")));
+    new ResultsFile(dir, "crash", Mode.SMOKE)
+        .append(new TrialResult(9, Map.of("kills_sigkill", 777L), List.of()));
+    ResultsFile tamper = new ResultsFile(dir, "tamper", Mode.FULL);
+    tamper.append(new TrialResult(0, Map.of("mutations", 4L, "refused", 4L), List.of()));
+    Sittings.append(dir, "crash", Mode.FULL, "seeds [0, 6): ran 3");
+    Path out = dir.resolve("RELIABILITY.md");
+
+    ReliabilityReport.write(dir, out);
+
+    String md = Files.readString(out);
+    assertThat(md)
+        .contains("| crash | 3 | 1 | 0–1, 5 | 1 | 0 | 0 | – | 1 of 1 (100.00 %) |")
+        .contains("**Real SIGKILLs of worker JVMs: 3** (1 inside a crash window, 2 at an")
+        .contains("| `AFTER_INTENT_COMMIT` | 1 |")
+        .contains("Effects in the external ledgers: 10; **duplicates 1**")
+        .contains("| tamper | 1 | 0 | 0 | – | – | – | 4 of 4 (100.00 %) | – |")
+        .contains("crash: seeds [0, 6): ran 3")
+        .contains("`contention`: no full-mode trials recorded.")
+        .doesNotContain("777"); // smoke results are not the published campaign
+  }
+
+  @Test
+  void seedRangesCollapseContiguousRuns() {
+    assertThat(ReliabilityReport.ranges(new TreeSet<>(List.of(0L, 1L, 2L, 7L, 9L, 10L))))
+        .isEqualTo("0–2, 7, 9–10");
+    assertThat(ReliabilityReport.ranges(new TreeSet<>())).isEqualTo("–");
+  }
+}
