@@ -7,6 +7,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.ratchet.testkit.ArchRules;
 import dev.ratchet.testkit.SourceRules;
 import java.nio.file.Path;
 import org.assertj.core.api.Assertions;
@@ -21,22 +22,7 @@ class JdbcArchitectureTest {
 
   @Test
   void timeAndRandomnessComeOnlyFromTheInjectedClock() {
-    noClasses()
-        .should()
-        .callMethod(java.time.Instant.class, "now")
-        .orShould()
-        .callMethod(java.time.Clock.class, "systemUTC")
-        .orShould()
-        .callMethod(java.time.InstantSource.class, "system")
-        .orShould()
-        .callMethod(System.class, "currentTimeMillis")
-        .orShould()
-        .callMethod(System.class, "nanoTime")
-        .orShould()
-        .callConstructor(java.util.Random.class)
-        .orShould()
-        .callMethod(java.util.UUID.class, "randomUUID")
-        .check(JDBC);
+    ArchRules.timeAndRandomnessOnlyFromTheSeams().check(JDBC);
   }
 
   @Test

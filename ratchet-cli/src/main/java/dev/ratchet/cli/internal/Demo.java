@@ -4,20 +4,10 @@ import dev.ratchet.CrashPoint;
 import dev.ratchet.CrashSeam;
 import dev.ratchet.ErrorCode;
 import dev.ratchet.RatchetException;
-import dev.ratchet.adapter.ApprovalBinding;
-import dev.ratchet.adapter.EnvironmentAdapter;
-import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.Json;
-import dev.ratchet.json.JsonNull;
 import dev.ratchet.json.JsonObject;
-import dev.ratchet.model.Approval;
-import dev.ratchet.model.Phase;
-import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
-import dev.ratchet.sign.SecretKey;
-import dev.ratchet.store.Fence;
-import dev.ratchet.store.InboxItem;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -54,6 +44,7 @@ public final class Demo {
   private int kills;
   private final java.util.Set<String> windowsKilled = new java.util.TreeSet<>();
   private String quarantinedKey;
+  private final DemoOperator operator = new DemoOperator(this);
 
   private Demo(Services services, PrintWriter out, Path dir, boolean canary) {
     this.services = services;
@@ -122,15 +113,15 @@ public final class Demo {
       return report();
     }
     pendingStep = stepAtIssue(CrashPoint.AFTER_INTENT_COMMIT);
-    foreignWrite();
+    quarantinedKey = operator.foreignWrite();
     WorkerProcess.Ended frozen = worker(null, null);
     closeRow("after_intent_commit + foreign write", pendingStep, frozen);
-    if (frozen.exitCode() != ErrorCode.REVIEW_REQUIRED.exitCode() || !isFrozen()) {
+    if (frozen.exitCode() != ErrorCode.REVIEW_REQUIRED.exitCode() || !operator.isFrozen()) {
       problems.add(
           "the conflicting receipt did not freeze the run (worker exit " + frozen.exitCode() + ")");
       return report();
     }
-    signReplan();
+    operator.signReplan();
     WorkerProcess.Ended last = worker(null, null);
     if (last.exitCode() != 0) {
       problems.add("the last worker ended with exit " + last.exitCode() + ": " + tail(last));
@@ -196,7 +187,7 @@ public final class Demo {
               JsonObject r = (JsonObject) Json.parse(json);
               say("  recovery: found " + Views.text(r, "found") + ", did " + Views.text(r, "did"));
             },
-            this::approve);
+            operator::approve);
     if (e.killed()) {
       kills++;
       windowsKilled.add(e.crashPoint());
@@ -258,94 +249,6 @@ public final class Demo {
   private static String stepOf(String actionId) {
     int hash = actionId.lastIndexOf('#');
     return hash < 0 ? actionId : actionId.substring(0, hash);
-  }
-
-  /** The operator's side of an approval wait: sign with alice's key and deliver. */
-  private void approve(String actionId) {
-    try (Session s = session()) {
-      Session.Checked c = s.check(DemoScenario.RUN_ID);
-      RunState st = c.state();
-      if (st.pending() == null || !st.pending().action().actionId().equals(actionId)) {
-        throw new RatchetException(
-            ErrorCode.INTERNAL, "no pending write " + actionId + " to approve");
-      }
-      SecretKey alice =
-          KeyConfig.signer(s.home().approvers().resolve("alice.key"), null, "-", "-", "-");
-      long now = services.clock().millis();
-      Approval a =
-          Decisions.approval(
-              alice.id(),
-              st,
-              c.task().task(),
-              st.usage().proposals() + 10,
-              now + 600_000,
-              Decisions.nonce("approval", services.entropy()));
-      Decisions.deliver(
-          s.store(), st, InboxItem.Kind.APPROVAL, a.nonce(), Decisions.sign(a.toJson(), alice));
-      say("  approval of " + actionId + " signed by alice and delivered to the run's inbox");
-    }
-  }
-
-  /** A foreign client reuses the run's pending key for a different write at the adapter. */
-  private void foreignWrite() {
-    try (Session s = session()) {
-      Session.Checked c = s.check(DemoScenario.RUN_ID);
-      String key = c.state().pending().key();
-      quarantinedKey = key;
-      EnvironmentAdapter ws = c.adapter();
-      JsonObject args =
-          JsonObject.builder()
-              .put("path", DemoScenario.FOREIGN_FILE)
-              .put("content", "written by another client under the run's key\n")
-              .put("expected_sha256", JsonNull.INSTANCE)
-              .build();
-      ws.execute(
-          new WriteIntent(ws.namespace(), "write_file", args, "reversible_write"),
-          key,
-          new Fence("foreign-client", "foreign", 1),
-          ApprovalBinding.NONE);
-      say(
-          "a foreign client wrote "
-              + DemoScenario.FOREIGN_FILE
-              + " under the pending key "
-              + key.substring(0, 8)
-              + "... (same key, different intent)");
-    }
-  }
-
-  private boolean isFrozen() {
-    try (Session s = session()) {
-      return s.check(DemoScenario.RUN_ID).state().phase() == Phase.NEEDS_REVIEW;
-    }
-  }
-
-  /** The reviewer's side: a replan signed with rita's key, bound to the case and environment. */
-  private void signReplan() {
-    try (Session s = session()) {
-      Session.Checked c = s.check(DemoScenario.RUN_ID);
-      SecretKey rita =
-          KeyConfig.signer(s.home().reviewers().resolve("rita.key"), null, "-", "-", "-");
-      ReviewDecision d =
-          Decisions.decision(
-              rita.id(),
-              c.state(),
-              c.task().task(),
-              ReviewDecision.REPLAN,
-              c.adapter().observe(),
-              Decisions.nonce("decision", services.entropy()));
-      Decisions.deliver(
-          s.store(),
-          c.state(),
-          InboxItem.Kind.REVIEW_DECISION,
-          d.nonce(),
-          Decisions.sign(d.toJson(), rita));
-      say(
-          "reviewer rita signed a replan of case "
-              + c.state().review().caseId()
-              + " ("
-              + c.state().review().reason()
-              + "): the old key is quarantined, the write gets a new key");
-    }
   }
 
   private Session session() {

@@ -5,6 +5,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.ratchet.testkit.ArchRules;
 import dev.ratchet.testkit.SourceRules;
 import java.nio.file.Path;
 import org.assertj.core.api.Assertions;
@@ -48,20 +49,7 @@ class CliArchitectureTest {
 
   @Test
   void clockAndRandomnessComeFromTheServices() {
-    noClasses()
-        .should()
-        .callMethod(java.time.Instant.class, "now")
-        .orShould()
-        .callMethod(java.time.InstantSource.class, "system")
-        .orShould()
-        .callMethod(System.class, "currentTimeMillis")
-        .orShould()
-        .callMethod(java.util.UUID.class, "randomUUID")
-        .orShould()
-        .callConstructor(java.util.Random.class)
-        .orShould()
-        .callConstructor(java.security.SecureRandom.class)
-        .check(CLI);
+    ArchRules.timeAndRandomnessOnlyFromTheSeams().check(CLI);
   }
 
   @Test

@@ -1,0 +1,38 @@
+package dev.ratchet.testkit;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * Architecture rules every module outside the core checks on its main code (the core, which the
+ * testkit depends on, writes its own, with its seams as the one exception).
+ */
+public final class ArchRules {
+  private ArchRules() {}
+
+  /**
+   * Time and randomness come only from the injected seams (a clock, an entropy source), so tests
+   * can pin them and a replay cannot differ from the run it replays.
+   */
+  public static ArchRule timeAndRandomnessOnlyFromTheSeams() {
+    return noClasses()
+        .should()
+        .callMethod(java.time.Instant.class, "now")
+        .orShould()
+        .callMethod(java.time.Clock.class, "systemUTC")
+        .orShould()
+        .callMethod(java.time.InstantSource.class, "system")
+        .orShould()
+        .callMethod(System.class, "currentTimeMillis")
+        .orShould()
+        .callMethod(System.class, "nanoTime")
+        .orShould()
+        .callMethod(java.util.UUID.class, "randomUUID")
+        .orShould()
+        .callConstructor(java.util.Random.class)
+        .orShould()
+        .callConstructor(java.security.SecureRandom.class)
+        .because("time and randomness are injected (Clock, Entropy) so runs can be replayed");
+  }
+}
