@@ -6,19 +6,14 @@ import dev.ratchet.chaos.StoredRows.Mark;
 import dev.ratchet.chaos.StoredRows.Rec;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
-import dev.ratchet.json.JsonArray;
-import dev.ratchet.json.JsonBool;
 import dev.ratchet.json.JsonInt;
-import dev.ratchet.json.JsonNull;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
-import dev.ratchet.json.JsonValue;
 import dev.ratchet.sign.SecretKey;
 import dev.ratchet.store.RecordChain;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.SetHead;
 import dev.ratchet.testkit.CheckpointForgery;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -57,22 +52,24 @@ final class Mutations {
 
   private final Random rnd;
   private final Keys keys;
+  private final JsonEdits edits;
 
   Mutations(Random rnd, Keys keys) {
     this.rnd = rnd;
     this.keys = keys;
+    this.edits = new JsonEdits(rnd);
   }
 
   /** A tampered copy of {@code s}; {@code other} is another run's rows in the same store. */
   StoredRows apply(Kind kind, StoredRows s, StoredRows other) {
     String body = s.current().body();
     return switch (kind) {
-      case BIT_FLIP -> replaceBody(s, bitFlip(body), rnd.nextBoolean());
+      case BIT_FLIP -> replaceBody(s, edits.bitFlip(body), rnd.nextBoolean());
       case TRUNCATE ->
           replaceBody(s, body.substring(0, rnd.nextInt(body.length())), rnd.nextBoolean());
       case FIELD_EDIT_RECOMPUTED_CHECKSUM -> {
         JsonObject env = env(body);
-        JsonObject payload = (JsonObject) editLeaf(env.get("payload").orElseThrow());
+        JsonObject payload = (JsonObject) edits.editLeaf(env.get("payload").orElseThrow());
         yield replaceBody(s, Canonical.string(withChecksum(env, payload)), rnd.nextInt(4) != 0);
       }
       case ENVELOPE_EDIT -> replaceBody(s, Canonical.string(envelopeEdit(env(body))), true);
@@ -123,7 +120,7 @@ final class Mutations {
   private String resign(JsonObject env, SecretKey key, boolean sameId) {
     JsonObject e = env;
     if (rnd.nextBoolean()) {
-      e = withChecksum(e, (JsonObject) editLeaf(e.get("payload").orElseThrow()));
+      e = withChecksum(e, (JsonObject) edits.editLeaf(e.get("payload").orElseThrow()));
     }
     String out = Canonical.string(sign(e, key));
     if (sameId && out.equals(Canonical.string(env))) {
@@ -231,82 +228,6 @@ final class Mutations {
         .withMark(new Mark(m.generation(), digest, m.instance()));
   }
 
-  private String bitFlip(String text) {
-    byte[] b = text.getBytes(StandardCharsets.UTF_8);
-    for (int attempt = 0; attempt < 8; attempt++) {
-      byte[] m = b.clone();
-      int pos = rnd.nextInt(m.length);
-      m[pos] = (byte) (m[pos] ^ (1 << rnd.nextInt(8)));
-      String out = new String(m, StandardCharsets.UTF_8);
-      if (!out.equals(text)) {
-        return out;
-      }
-    }
-    throw new NotApplicable("no bit flip changed the text");
-  }
-
-  /** A leaf of the JSON tree changed to a different value of the same or another type. */
-  private JsonValue editLeaf(JsonValue root) {
-    List<List<Object>> leaves = new ArrayList<>();
-    collect(root, new ArrayList<>(), leaves);
-    if (leaves.isEmpty()) {
-      throw new NotApplicable("no leaf");
-    }
-    List<Object> path = leaves.get(rnd.nextInt(leaves.size()));
-    return replace(root, path, 0);
-  }
-
-  private static void collect(JsonValue v, List<Object> path, List<List<Object>> out) {
-    if (v instanceof JsonObject o) {
-      for (var e : o.members().entrySet()) {
-        path.add(e.getKey());
-        collect(e.getValue(), path, out);
-        path.remove(path.size() - 1);
-      }
-    } else if (v instanceof JsonArray a) {
-      for (int i = 0; i < a.size(); i++) {
-        path.add(i);
-        collect(a.get(i), path, out);
-        path.remove(path.size() - 1);
-      }
-    } else {
-      out.add(List.copyOf(path));
-    }
-  }
-
-  private JsonValue replace(JsonValue v, List<Object> path, int depth) {
-    if (depth == path.size()) {
-      return changed(v);
-    }
-    Object step = path.get(depth);
-    if (v instanceof JsonObject o) {
-      String k = (String) step;
-      return o.with(k, replace(o.get(k).orElseThrow(), path, depth + 1));
-    }
-    JsonArray a = (JsonArray) v;
-    List<JsonValue> items = new ArrayList<>(a.items());
-    int i = (Integer) step;
-    items.set(i, replace(items.get(i), path, depth + 1));
-    return new JsonArray(items);
-  }
-
-  private JsonValue changed(JsonValue v) {
-    if (v instanceof JsonInt i) {
-      long d = 1 + rnd.nextInt(5);
-      return new JsonInt(i.value() + (i.value() + d <= JsonInt.MAX_SAFE ? d : -d));
-    }
-    if (v instanceof JsonString s) {
-      return new JsonString(s.value().isEmpty() ? "x" : s.value() + (char) ('a' + rnd.nextInt(26)));
-    }
-    if (v instanceof JsonBool b) {
-      return JsonBool.of(!b.value());
-    }
-    if (v instanceof JsonNull) {
-      return new JsonString("tampered");
-    }
-    return JsonNull.INSTANCE;
-  }
-
   // ---- record edits ----
 
   private StoredRows recordBitFlip(StoredRows s) {
@@ -315,9 +236,9 @@ final class Mutations {
     Rec x = r.get(i);
     Rec y =
         switch (rnd.nextInt(3)) {
-          case 0 -> new Rec(x.set(), x.sequence(), x.key(), bitFlip(x.body()), x.chain());
-          case 1 -> new Rec(x.set(), x.sequence(), x.key(), x.body(), bitFlip(x.chain()));
-          default -> new Rec(x.set(), x.sequence(), bitFlip(x.key()), x.body(), x.chain());
+          case 0 -> new Rec(x.set(), x.sequence(), x.key(), edits.bitFlip(x.body()), x.chain());
+          case 1 -> new Rec(x.set(), x.sequence(), x.key(), x.body(), edits.bitFlip(x.chain()));
+          default -> new Rec(x.set(), x.sequence(), edits.bitFlip(x.key()), x.body(), x.chain());
         };
     r.set(i, y);
     return s.withRecords(r);
@@ -361,7 +282,7 @@ final class Mutations {
     RecordSet rs = RecordSet.fromWireName(set);
     for (int i = from; i < in.size(); i++) {
       Rec x = in.get(i);
-      String body = i == from ? Canonical.string(editLeaf(Json.parse(x.body()))) : x.body();
+      String body = i == from ? Canonical.string(edits.editLeaf(Json.parse(x.body()))) : x.body();
       String chain = RecordChain.next(head, rs, x.sequence(), x.key(), body);
       r.set(r.indexOf(x), new Rec(set, x.sequence(), x.key(), body, chain));
       head = chain;
