@@ -202,6 +202,8 @@ public final class Campaign {
           args.campaign(),
           args.mode(),
           java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+              + " commit "
+              + Sittings.commit()
               + (args.canary() ? " canary " : " ")
               + sitting);
     }

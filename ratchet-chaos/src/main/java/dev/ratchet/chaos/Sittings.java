@@ -9,14 +9,31 @@ import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 
 /**
- * One line per sitting of a campaign next to its results file (when, which seeds, how long), so
- * the report can say how a campaign run in several sittings was put together.
+ * One line per sitting of a campaign next to its results file (when, on which commit, which seeds,
+ * how long), so the report can say how a campaign run in several sittings was put together.
  */
 final class Sittings {
   private Sittings() {}
 
   static Path file(Path dir, String campaign, Mode mode) {
     return dir.resolve(campaign + "-" + mode.name().toLowerCase(Locale.ROOT) + ".sittings");
+  }
+
+  /** The commit of the working directory's checkout, or {@code unknown} outside one. */
+  static String commit() {
+    try {
+      Process p =
+          new ProcessBuilder("git", "rev-parse", "--short=12", "HEAD")
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      return p.waitFor() == 0 && out.matches("[0-9a-f]{12}") ? out : "unknown";
+    } catch (IOException e) {
+      return "unknown";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown";
+    }
   }
 
   static void append(Path dir, String campaign, Mode mode, String line) {
