@@ -19,15 +19,15 @@ final class Sittings {
     return dir.resolve(campaign + "-" + mode.name().toLowerCase(Locale.ROOT) + ".sittings");
   }
 
-  /** The commit of the working directory's checkout, or {@code unknown} outside one. */
+  /** The commit of the working directory's checkout ({@code -dirty} if edited), or {@code unknown}. */
   static String commit() {
     try {
       Process p =
-          new ProcessBuilder("git", "rev-parse", "--short=12", "HEAD")
+          new ProcessBuilder("git", "describe", "--always", "--dirty", "--abbrev=12")
               .redirectErrorStream(true)
               .start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-      return p.waitFor() == 0 && out.matches("[0-9a-f]{12}") ? out : "unknown";
+      return p.waitFor() == 0 && out.matches("[0-9a-f]{12}(-dirty)?") ? out : "unknown";
     } catch (IOException e) {
       return "unknown";
     } catch (InterruptedException e) {
