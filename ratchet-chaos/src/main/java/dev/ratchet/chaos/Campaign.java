@@ -195,7 +195,11 @@ public final class Campaign {
             range.stream().filter(r -> !r.passed()).count(),
             (System.nanoTime() - started) / 1e9);
     out.println(
-        args.campaign() + " " + args.mode().name().toLowerCase(java.util.Locale.ROOT) + " " + sitting);
+        args.campaign()
+            + " "
+            + args.mode().name().toLowerCase(java.util.Locale.ROOT)
+            + " "
+            + sitting);
     if (!range.isEmpty()) {
       Sittings.append(
           args.results(),

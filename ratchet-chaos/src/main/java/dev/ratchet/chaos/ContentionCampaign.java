@@ -286,7 +286,10 @@ final class ContentionCampaign {
   }
 
   private static void tallyAndForget(
-      WorkerProcess w, Tally t, java.util.Set<String> ended, Map<String, Map<Long, String>> claims) {
+      WorkerProcess w,
+      Tally t,
+      java.util.Set<String> ended,
+      Map<String, Map<Long, String>> claims) {
     for (String l : w.seen()) {
       String[] p = l.split(" ");
       String kind = p[0];
@@ -295,7 +298,9 @@ final class ContentionCampaign {
       }
       if (kind.equals("STEP") && p.length == 4) {
         String earlier =
-            claims.computeIfAbsent(p[1], k -> new HashMap<>()).putIfAbsent(Long.parseLong(p[2]), p[3]);
+            claims
+                .computeIfAbsent(p[1], k -> new HashMap<>())
+                .putIfAbsent(Long.parseLong(p[2]), p[3]);
         if (earlier != null && !earlier.equals(p[3])) {
           claims.get(p[1]).put(-1L, TWO_WINNERS);
           t.inc("double_claims");

@@ -79,7 +79,9 @@ record CrashPlan(
                     : roll < 45 ? Fault.RACE : roll < 60 ? Fault.EXPIRY : Fault.NONE;
     List<CrashPoint> windows = windows(split);
     CrashPoint point =
-        canary ? CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT : windows.get(rnd.nextInt(windows.size()));
+        canary
+            ? CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT
+            : windows.get(rnd.nextInt(windows.size()));
     int visit = canary ? 1 : 1 + rnd.nextInt(3);
     int afterSteps = rnd.nextInt(6);
     int delayMicros = rnd.nextInt(20_000);

@@ -38,9 +38,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A long-lived worker JVM of the crash campaign. It opens the batch's two SQLite stores (one
- * database; split mark and content) and drives every run the supervisor sends on stdin, each on
- * its own thread, to the end: {@code RUN seed target arm} where {@code arm} is 1 when the trial's
- * crash seam is armed for this dispatch. The trial's {@link CrashPlan} comes from its seed.
+ * database; split mark and content) and drives every run the supervisor sends on stdin, each on its
+ * own thread, to the end: {@code RUN seed target arm} where {@code arm} is 1 when the trial's crash
+ * seam is armed for this dispatch. The trial's {@link CrashPlan} comes from its seed.
  *
  * <p>It prints one line per event: {@code READY}, {@code STEP seed generation} after a step that
  * committed, {@code RETRY seed code}, {@code STALL seed ms}, {@code RECOVERED seed what}, {@code
@@ -119,7 +119,14 @@ public final class CrashWorker {
       }
       Ratchet ratchet =
           ChaosTasks.ratchet(
-              seed, store, store, clock, worker, Duration.ofMillis(plan.ttlMs()), seam, entropySeed);
+              seed,
+              store,
+              store,
+              clock,
+              worker,
+              Duration.ofMillis(plan.ttlMs()),
+              seam,
+              entropySeed);
       try (AdapterHandle a = adapter(plan.kind(), target, clock, seam, canary, entropySeed)) {
         runToEnd(ratchet, store, plan, a.adapter(), new Random(entropySeed));
       }

@@ -13,8 +13,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One incarnation of a long-lived {@link CrashWorker} JVM: commands go to its stdin, and every
- * line it prints lands, tagged with its slot and incarnation, on the supervisor's one event queue
+ * One incarnation of a long-lived {@link CrashWorker} JVM: commands go to its stdin, and every line
+ * it prints lands, tagged with its slot and incarnation, on the supervisor's one event queue
  * (followed by an {@code EOF} event when its stdout closes). A kill is a SIGKILL of the process.
  */
 final class LiveWorker {

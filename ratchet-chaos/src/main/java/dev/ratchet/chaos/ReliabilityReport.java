@@ -206,7 +206,8 @@ final class ReliabilityReport {
         .append(n(c.get("unexpected")))
         .append(". Unmutated control loads: ")
         .append(n(c.get("control_checks")))
-        .append(", all accepted unless a trial failed. Bit flips SQLite itself refused (not counted): ")
+        .append(
+            ", all accepted unless a trial failed. Bit flips SQLite itself refused (not counted): ")
         .append(n(c.get("refused_by_sqlite_constraints")))
         .append(".\n\n| mutation kind | mutations |\n|---|---:|\n");
     for (var e : c.totals().entrySet()) {
@@ -365,7 +366,8 @@ final class ReliabilityReport {
     if (whole == 0) {
       return "–";
     }
-    return String.format(Locale.ROOT, "%s of %s (%.2f %%)", n(part), n(whole), 100.0 * part / whole);
+    return String.format(
+        Locale.ROOT, "%s of %s (%.2f %%)", n(part), n(whole), 100.0 * part / whole);
   }
 
   private static String n(long v) {

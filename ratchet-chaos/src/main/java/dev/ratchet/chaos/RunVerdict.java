@@ -96,8 +96,7 @@ final class RunVerdict {
     List<String> receipts = new ArrayList<>();
     List<String> indeterminate = new ArrayList<>();
     if (r.kind() == ChaosTasks.Kind.LEDGER) {
-      try (Connection c =
-          DriverManager.getConnection("jdbc:sqlite:" + ledgerDb)) {
+      try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + ledgerDb)) {
         query(c, "SELECT sku FROM orders", rs -> effects.merge(rs.getString(1), 1, Integer::sum));
         query(c, "SELECT idem_key FROM idempotency", rs -> receipts.add(rs.getString(1)));
       }
@@ -184,5 +183,4 @@ final class RunVerdict {
       }
     }
   }
-
 }

@@ -19,7 +19,9 @@ final class Sittings {
     return dir.resolve(campaign + "-" + mode.name().toLowerCase(Locale.ROOT) + ".sittings");
   }
 
-  /** The commit of the working directory's checkout ({@code -dirty} if edited), or {@code unknown}. */
+  /**
+   * The commit of the working directory's checkout ({@code -dirty} if edited), or {@code unknown}.
+   */
   static String commit() {
     try {
       Process p =

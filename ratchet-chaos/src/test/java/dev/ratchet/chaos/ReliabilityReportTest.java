@@ -20,8 +20,17 @@ class ReliabilityReportTest {
     crash.append(
         new TrialResult(
             0,
-            Map.of("kills_seam", 1L, "seam.after_intent_commit", 1L, "races", 1L,
-                "races_one_winner", 1L, "effects", 3L),
+            Map.of(
+                "kills_seam",
+                1L,
+                "seam.after_intent_commit",
+                1L,
+                "races",
+                1L,
+                "races_one_winner",
+                1L,
+                "effects",
+                3L),
             List.of()));
     crash.append(new TrialResult(1, Map.of("kills_sigkill", 2L, "effects", 3L), List.of()));
     crash.append(
