@@ -1,8 +1,6 @@
 package dev.ratchet.chaos;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -32,25 +30,10 @@ final class LiveWorker {
     this.slot = slot;
     this.incarnation = incarnation;
     this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader in =
-                  new BufferedReader(
-                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                  events.add(new Event(slot, incarnation, line));
-                }
-              } catch (IOException e) {
-                events.add(new Event(slot, incarnation, "READ-ERROR " + e));
-              } finally {
-                events.add(new Event(slot, incarnation, null));
-              }
-            },
-            "chaos-live-worker-" + slot + "-" + incarnation);
-    reader.setDaemon(true);
-    reader.start();
+    WorkerProcess.readLines(
+        process,
+        "chaos-live-worker-" + slot + "-" + incarnation,
+        line -> events.add(new Event(slot, incarnation, line)));
   }
 
   static LiveWorker start(

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A {@link CrashWorker} JVM: started from a slim classpath (the code sources of the modules it
@@ -28,6 +29,14 @@ final class WorkerProcess {
 
   private WorkerProcess(Process process) {
     this.process = process;
+    readLines(process, "chaos-worker-reader", line -> lines.add(line == null ? EOF : line));
+  }
+
+  /**
+   * Hands every line {@code process} prints to {@code sink} on a daemon thread, then {@code null}
+   * at the end of its output (a read error arrives as a {@code READ-ERROR} line first).
+   */
+  static void readLines(Process process, String threadName, Consumer<String> sink) {
     Thread reader =
         new Thread(
             () -> {
@@ -36,15 +45,15 @@ final class WorkerProcess {
                       new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
-                  lines.add(line);
+                  sink.accept(line);
                 }
               } catch (IOException e) {
-                lines.add("READ-ERROR " + e);
+                sink.accept("READ-ERROR " + e);
               } finally {
-                lines.add(EOF);
+                sink.accept(null);
               }
             },
-            "chaos-worker-reader");
+            threadName);
     reader.setDaemon(true);
     reader.start();
   }
