@@ -27,8 +27,13 @@ final class Progress {
     kills += r.counter("kills_seam") + r.counter("kills_sigkill");
     if (trials % every == 0 || trials == total) {
       out.printf(
-          "  %s: %d/%d trials, %d failed, %d kills, %.0f s%n",
-          campaign, trials, total, failed, kills, (System.nanoTime() - startedNanos) / 1e9);
+          "  %s: %d/%d trials, %d failed,%s %.0f s%n",
+          campaign,
+          trials,
+          total,
+          failed,
+          kills > 0 ? " " + kills + " kills," : "",
+          (System.nanoTime() - startedNanos) / 1e9);
       out.flush();
     }
   }

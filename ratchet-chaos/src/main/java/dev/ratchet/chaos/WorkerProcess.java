@@ -158,7 +158,8 @@ final class WorkerProcess {
             // the PostgreSQL dialect's runtime (transitive dependencies of ratchet-jdbc)
             load("org.postgresql.Driver"),
             load("com.zaxxer.hikari.HikariDataSource"),
-            load("org.slf4j.Logger"))) {
+            load("org.slf4j.Logger"),
+            load("org.slf4j.simple.SimpleLogger"))) {
       try {
         parts.add(
             Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
