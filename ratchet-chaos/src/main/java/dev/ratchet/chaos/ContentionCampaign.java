@@ -117,23 +117,24 @@ final class ContentionCampaign {
       for (int w = 0; w < n; w++) {
         live.add(WorkerProcess.start(log, ContentionWorker.class, bind.apply(nextArgs.get())));
       }
-      // Seeded fault schedule, in ms from now: kills (and restarts of the cluster).
+      // Seeded fault schedule by progress, not by the clock (a fast machine would finish first):
+      // each event fires once this many runs have been seen to end, between 5 % and 90 % of them.
       int kills = mode == Mode.SMOKE ? 2 : 8;
-      List<long[]> events = new ArrayList<>(); // {atMs, kind 0 = kill, 1 = db restart}
-      long span = mode == Mode.SMOKE ? 6_000 : 60_000;
+      List<long[]> events = new ArrayList<>(); // {runs ended, kind 0 = kill, 1 = db restart}
       for (int k = 0; k < kills; k++) {
-        events.add(new long[] {1_000 + rnd.nextInt((int) span), 0});
+        events.add(new long[] {progressPoint(r, rnd), 0});
       }
       if (fault) {
         int restarts = mode == Mode.SMOKE ? 1 : 3;
         for (int k = 0; k < restarts; k++) {
-          events.add(new long[] {1_500 + rnd.nextInt((int) span), 1});
+          events.add(new long[] {progressPoint(r, rnd), 1});
         }
       }
       events.sort((a, b) -> Long.compare(a[0], b[0]));
       Map<String, Long> highest = new HashMap<>();
       java.util.Set<String> ended = new java.util.HashSet<>();
       Map<String, Map<Long, String>> claims = new HashMap<>();
+      java.util.Set<String> endedLive = new java.util.HashSet<>();
       long started = System.nanoTime();
       try (JdbcStore supervisor =
           JdbcStore.open(PgServer.as(url, schema, PgServer.OWNER, 2), PgServer.options())) {
@@ -145,7 +146,7 @@ final class ContentionCampaign {
             t.fail("workers still running after " + now + " ms");
             break;
           }
-          while (next < events.size() && events.get(next)[0] <= now) {
+          while (next < events.size() && events.get(next)[0] <= endedLive.size()) {
             long[] ev = events.get(next++);
             if (ev[1] == 0) {
               List<WorkerProcess> running = live.stream().filter(w -> !w.ended()).toList();
@@ -172,8 +173,12 @@ final class ContentionCampaign {
             pollGenerations(supervisor, specs, highest, t);
           }
           for (WorkerProcess w : live) {
-            while (w.next(0) != null) {
-              // lines are kept in seen(); read to keep the queue short
+            String line;
+            while ((line = w.next(0)) != null) {
+              // lines are kept in seen(); the ends seen so far drive the fault schedule
+              if (line.startsWith("END ")) {
+                endedLive.add(line.split(" ")[1]);
+              }
             }
           }
           LockSupport.parkNanos(50_000_000L);
@@ -184,6 +189,7 @@ final class ContentionCampaign {
         }
         live.clear();
         t.add("contention_ms", (System.nanoTime() - started) / 1_000_000);
+        t.add("faults_not_fired", events.size() - next); // the workers ended first
         pollGenerations(supervisor, specs, highest, t);
         // The drain: one worker, long lease, no stalls, drives each run no worker saw end.
         StringBuilder left = new StringBuilder();
@@ -272,6 +278,13 @@ final class ContentionCampaign {
    * A run that more than one worker committed to was raced for; it had exactly one winner per
    * commit when no generation was claimed by two workers.
    */
+  /** A number of ended runs between 5 % and 90 % of {@code runs}. */
+  private static long progressPoint(int runs, Random rnd) {
+    int from = Math.max(1, runs / 20);
+    int to = Math.max(from + 1, runs * 9 / 10);
+    return from + rnd.nextInt(to - from);
+  }
+
   private static final String TWO_WINNERS = "two winners";
 
   private static void judgeRaces(Map<String, Map<Long, String>> claims, Tally t) {
