@@ -157,6 +157,7 @@ public final class Campaign {
     }
     int skipped = (int) (args.trials() - todo.size());
     long started = System.nanoTime();
+    String commit = Sittings.commit(); // the code that runs, before anyone edits the checkout
     Progress progress = new Progress(args.campaign(), todo.size(), started, out);
     Consumer<TrialResult> record =
         r -> {
@@ -207,7 +208,7 @@ public final class Campaign {
           args.mode(),
           java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
               + " commit "
-              + Sittings.commit()
+              + commit
               + (args.canary() ? " canary " : " ")
               + sitting);
     }

@@ -53,6 +53,11 @@ class ReliabilityReportTest {
         .contains("| tamper | 1 | 0 | 0 | – | – | – | 4 of 4 (100.00 %) | – |")
         .contains("crash: seeds [0, 6): ran 3")
         .contains("`contention`: no full-mode trials recorded.")
+        .contains("- **not met**: ≥ 10,000 crash trials")
+        .contains("- met: 100 % of tampered inputs refused")
+        .contains("- **not met**: no failed trial, duplicate, lost receipt, lost run or regression")
+        .contains("\"crash --seed-from 0 --trials 2 --full --results chaos-results\"")
+        .contains("\"crash --seed-from 5 --trials 1 --full --results chaos-results\"")
         .doesNotContain("777"); // smoke results are not the published campaign
   }
 
