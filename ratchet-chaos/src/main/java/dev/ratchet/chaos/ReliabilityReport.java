@@ -60,10 +60,10 @@ final class ReliabilityReport {
     }
     summary(b, all);
     targets(b, all);
-    crash(b, all.get(0));
-    tamper(b, all.get(1));
-    postgres(b, all.get(2), all.get(3));
-    machine(b);
+    ReportSections.crash(b, all.get(0));
+    ReportSections.tamper(b, all.get(1));
+    ReportSections.postgres(b, all.get(2), all.get(3));
+    ReportSections.machine(b);
     sittings(b, dir);
     commands(b, all);
     try {
@@ -102,191 +102,6 @@ final class ReliabilityReport {
           .append(" |\n");
     }
     b.append('\n');
-  }
-
-  private static void crash(StringBuilder b, Campaign c) {
-    b.append("## Crash campaign (SQLite, worker JVMs SIGKILLed)\n\n");
-    if (c.trials() == 0) {
-      b.append("No full-mode trials recorded.\n\n");
-      return;
-    }
-    long seamKills = c.get("kills_seam");
-    long instantKills = c.get("kills_sigkill");
-    b.append("- Trials (one run each): ")
-        .append(n(c.trials()))
-        .append(" (ledger ")
-        .append(n(c.get("kind.ledger")))
-        .append(", workspace ")
-        .append(n(c.get("kind.workspace")))
-        .append("; single-database store ")
-        .append(n(c.get("stores_single")))
-        .append(", split mark/content ")
-        .append(n(c.get("stores_split")))
-        .append(").\n")
-        .append("- **Real SIGKILLs of worker JVMs: ")
-        .append(n(seamKills + instantKills))
-        .append("** (")
-        .append(n(seamKills))
-        .append(" inside a crash window, ")
-        .append(n(instantKills))
-        .append(" at an arbitrary instant). Each killed a whole worker: runs crashed ")
-        .append(n(c.get("crashes_planned") + c.get("crashes_collateral")))
-        .append(" times (")
-        .append(n(c.get("crashes_collateral")))
-        .append(" of them runs that merely shared the killed worker).\n")
-        .append("- Races of two workers for one run: ")
-        .append(n(c.get("races")))
-        .append(", with exactly one winner per committed generation: ")
-        .append(n(c.get("races_one_winner")))
-        .append(" (both workers won commits in ")
-        .append(n(c.get("races_both_committed")))
-        .append("); runs on leases that lapsed under a stall: ")
-        .append(n(c.get("fault.expiry")))
-        .append(" (")
-        .append(n(c.get("stalls")))
-        .append(" stalls); fenced attempts retried: ")
-        .append(n(c.get("retries.fenced")))
-        .append(".\n")
-        .append("- Effects in the external ledgers: ")
-        .append(n(c.get("effects")))
-        .append("; **duplicates ")
-        .append(n(c.get("duplicates")))
-        .append("**. Receipts the adapters issued: ")
-        .append(n(c.get("receipts_issued")))
-        .append(", reconciled into their run ")
-        .append(n(c.get("receipts_reconciled")))
-        .append(", held as review evidence ")
-        .append(n(c.get("receipts_frozen_with_evidence")))
-        .append("; **lost ")
-        .append(n(c.get("lost_receipts")))
-        .append("**. Runs completed ")
-        .append(n(c.get("completed")))
-        .append(", needs_review ")
-        .append(n(c.get("phase.needs_review")))
-        .append(", **lost ")
-        .append(n(c.get("lost_runs")))
-        .append("**; generation regressions ")
-        .append(n(c.get("generation_regressions")))
-        .append(".\n")
-        .append("- Recoveries after a crash or takeover: ")
-        .append(counters(c, "recovered."))
-        .append(".\n\n")
-        .append("| crash window | SIGKILLs there |\n|---|---:|\n");
-    for (var e : c.totals().entrySet()) {
-      if (e.getKey().startsWith("seam.")) {
-        b.append("| `")
-            .append(e.getKey().substring(5).toUpperCase(Locale.ROOT))
-            .append("` | ")
-            .append(n(e.getValue()))
-            .append(" |\n");
-      }
-    }
-    b.append("| arbitrary instant (after 0–5 steps + 0–20 ms) | ")
-        .append(n(instantKills))
-        .append(" |\n\n")
-        .append("Planned kills that did not happen because another kill came first: seam ")
-        .append(n(c.get("seam_not_reached")))
-        .append(", instant ")
-        .append(n(c.get("sigkill_not_fired")))
-        .append(".\n\n");
-  }
-
-  private static void tamper(StringBuilder b, Campaign c) {
-    b.append("## Tamper campaign\n\n");
-    if (c.trials() == 0) {
-      b.append("No full-mode trials recorded.\n\n");
-      return;
-    }
-    b.append("- Mutations of stored checkpoints and trace entries: ")
-        .append(n(c.get("mutations")))
-        .append("; **refused fail-closed with `CHECKPOINT`: ")
-        .append(share(c.get("refused"), c.get("mutations")))
-        .append("**; accepted ")
-        .append(n(c.get("accepted")))
-        .append("; other codes or exception types ")
-        .append(n(c.get("unexpected")))
-        .append(". Unmutated control loads: ")
-        .append(n(c.get("control_checks")))
-        .append(
-            ", all accepted unless a trial failed. Bit flips SQLite itself refused (not counted): ")
-        .append(n(c.get("refused_by_sqlite_constraints")))
-        .append(".\n\n| mutation kind | mutations |\n|---|---:|\n");
-    for (var e : c.totals().entrySet()) {
-      if (e.getKey().startsWith("kind.")) {
-        b.append("| `")
-            .append(e.getKey().substring(5))
-            .append("` | ")
-            .append(n(e.getValue()))
-            .append(" |\n");
-      }
-    }
-    b.append('\n');
-  }
-
-  private static void postgres(StringBuilder b, Campaign contention, Campaign fault) {
-    b.append("## PostgreSQL: contention and database fault\n\n");
-    for (Campaign c : List.of(contention, fault)) {
-      if (c.trials() == 0) {
-        b.append("- `").append(c.name()).append("`: no full-mode trials recorded.\n");
-        continue;
-      }
-      b.append("- `")
-          .append(c.name())
-          .append("`: ")
-          .append(n(c.trials()))
-          .append(" trial(s), ")
-          .append(n(c.get("runs")))
-          .append(" runs on ")
-          .append(n(c.get("workers")))
-          .append(" worker JVMs in all (+")
-          .append(n(c.get("kills_sigkill")))
-          .append(" SIGKILLed and replaced), ")
-          .append(n(c.get("db_restarts")))
-          .append(" immediate stops and restarts of the cluster; ")
-          .append(n(c.get("stalls")))
-          .append(" stalls past a 200–500 ms lease, ")
-          .append(n(c.get("retries.fenced")))
-          .append(" fenced attempts; races (runs committed to by more than one worker) ")
-          .append(n(c.get("races")))
-          .append(", exactly one winner per generation in ")
-          .append(n(c.get("races_one_winner")))
-          .append(". Effects ")
-          .append(n(c.get("effects")))
-          .append(", **duplicates ")
-          .append(n(c.get("duplicates")))
-          .append("**; receipts issued ")
-          .append(n(c.get("receipts_issued")))
-          .append(", reconciled ")
-          .append(n(c.get("receipts_reconciled")))
-          .append(", **lost ")
-          .append(n(c.get("lost_receipts")))
-          .append("**; completed ")
-          .append(n(c.get("completed")))
-          .append(", **lost runs ")
-          .append(n(c.get("lost_runs")))
-          .append("**.\n");
-    }
-    b.append('\n');
-  }
-
-  private static void machine(StringBuilder b) {
-    b.append("## Machine\n\n")
-        .append("- CPU: ")
-        .append(firstValue(Path.of("/proc/cpuinfo"), "model name"))
-        .append(", ")
-        .append(Runtime.getRuntime().availableProcessors())
-        .append(" cores visible\n- Memory: ")
-        .append(memory())
-        .append("\n- OS: ")
-        .append(System.getProperty("os.name"))
-        .append(' ')
-        .append(System.getProperty("os.version"))
-        .append("\n- JDK: ")
-        .append(System.getProperty("java.vendor"))
-        .append(' ')
-        .append(System.getProperty("java.version"))
-        .append("\n- Shared with builds and other campaigns while they ran: wall times are loose,")
-        .append(" and the load itself is part of the chaos (leases lapse under it).\n\n");
   }
 
   private static void sittings(StringBuilder b, Path dir) {
@@ -372,21 +187,6 @@ final class ReliabilityReport {
         + "\"\n";
   }
 
-  private static String counters(Campaign c, String prefix) {
-    StringBuilder s = new StringBuilder();
-    c.totals()
-        .forEach(
-            (k, v) -> {
-              if (k.startsWith(prefix)) {
-                s.append(s.length() == 0 ? "" : ", ")
-                    .append(k.substring(prefix.length()))
-                    .append(' ')
-                    .append(n(v));
-              }
-            });
-    return s.length() == 0 ? "none" : s.toString();
-  }
-
   /** Contiguous runs of seeds, e.g. {@code 0–9999, 12000–12049}. */
   static String ranges(TreeSet<Long> seeds) {
     if (seeds.isEmpty()) {
@@ -416,7 +216,7 @@ final class ReliabilityReport {
     return from == to ? Long.toString(from) : from + "–" + to;
   }
 
-  private static String share(long part, long whole) {
+  static String share(long part, long whole) {
     if (whole == 0) {
       return "–";
     }
@@ -424,29 +224,7 @@ final class ReliabilityReport {
         Locale.ROOT, "%s of %s (%.2f %%)", n(part), n(whole), 100.0 * part / whole);
   }
 
-  private static String n(long v) {
+  static String n(long v) {
     return String.format(Locale.ROOT, "%,d", v);
-  }
-
-  private static String memory() {
-    String kb = firstValue(Path.of("/proc/meminfo"), "MemTotal").replace("kB", "").trim();
-    try {
-      return String.format(Locale.ROOT, "%.1f GiB", Long.parseLong(kb) / 1024.0 / 1024.0);
-    } catch (NumberFormatException e) {
-      return "unknown";
-    }
-  }
-
-  private static String firstValue(Path file, String key) {
-    try {
-      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-        if (line.startsWith(key)) {
-          return line.substring(line.indexOf(':') + 1).trim();
-        }
-      }
-    } catch (IOException e) {
-      // not Linux, or not readable: say so rather than guess
-    }
-    return "unknown";
   }
 }
