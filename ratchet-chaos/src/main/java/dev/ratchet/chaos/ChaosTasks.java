@@ -41,6 +41,35 @@ final class ChaosTasks {
   }
 
   static TaskSpec task(Kind kind) {
+    return task(kind, false);
+  }
+
+  /**
+   * The task of {@code kind}; with {@code approvals} every write needs a signed approval (the
+   * worker signs it as alice and delivers it to the run's inbox), so runs pass through the approval
+   * window too.
+   */
+  static TaskSpec task(Kind kind, boolean approvals) {
+    TaskSpec t = baseTask(kind);
+    if (!approvals) {
+      return t;
+    }
+    return new TaskSpec(
+        t.taskId() + "-approved",
+        t.taskVersion(),
+        t.policyId(),
+        t.policyVersion(),
+        t.adapter(),
+        t.permissions(),
+        t.actionKinds(),
+        t.targets(),
+        Set.of(write(kind, 0).getKey()),
+        t.budgets(),
+        t.environment(),
+        t.verifier());
+  }
+
+  private static TaskSpec baseTask(Kind kind) {
     Budgets budgets = new Budgets(500, 100, 86_400_000L, 1_000_000);
     if (kind == Kind.LEDGER) {
       JsonObject expected =
@@ -137,6 +166,11 @@ final class ChaosTasks {
 
   static SecretKey checkpointKey(long seed) {
     return SecretKey.checkpoint("chaos-ckpt", new SeededEntropy(seed).bytes(32));
+  }
+
+  /** The approver's key of trial {@code seed} (the same bytes {@link #ratchet} trusts). */
+  static SecretKey approverKey(long seed) {
+    return SecretKey.approval("alice", new SeededEntropy(seed ^ 0xa11ce).bytes(32));
   }
 
   static Ratchet ratchet(

@@ -134,10 +134,14 @@ final class CrashBatch {
       Path db = dir.resolve(id + ".ledger.db");
       ReferenceService s = ReferenceService.start(db, 0);
       return new CrashTrial(
-          plan, new RunVerdict.RunSpec(id, plan.kind(), s.uri().toString()), db, s);
+          plan,
+          new RunVerdict.RunSpec(id, plan.kind(), s.uri().toString(), plan.approvals()),
+          db,
+          s);
     }
     Path ws = Files.createDirectories(dir.resolve(id + ".ws"));
-    return new CrashTrial(plan, new RunVerdict.RunSpec(id, plan.kind(), ws.toString()), null, null);
+    return new CrashTrial(
+        plan, new RunVerdict.RunSpec(id, plan.kind(), ws.toString(), plan.approvals()), null, null);
   }
 
   private void handle(LiveWorker.Event e) throws Exception {
@@ -229,10 +233,7 @@ final class CrashBatch {
 
   private long generation(CrashTrial t) {
     JdbcStore store = t.plan.split() ? split : single;
-    return store
-        .load(ChaosTasks.task(t.plan.kind()).taskId(), t.spec.id())
-        .map(StoredRun::generation)
-        .orElse(0L);
+    return store.load(t.spec.task().taskId(), t.spec.id()).map(StoredRun::generation).orElse(0L);
   }
 
   private void timeOutStuckTrials() throws Exception {

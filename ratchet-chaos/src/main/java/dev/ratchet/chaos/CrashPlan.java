@@ -6,7 +6,8 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * What one crash trial does, drawn from its seed alone: the task (ledger or workspace), the store
+ * What one crash trial does, drawn from its seed alone: the task (ledger or workspace; a quarter of
+ * them with every write approval-gated, so the approval window can be killed in too), the store
  * layout (one SQLite database, or split mark and content), the fault and the lease. The supervisor
  * and {@link CrashWorker} both read it from the seed, so a failing trial reruns with one seed.
  *
@@ -32,7 +33,8 @@ record CrashPlan(
     int afterSteps,
     int delayMicros,
     long ttlMs,
-    int stallPermille) {
+    int stallPermille,
+    boolean approvals) {
 
   enum Fault {
     NONE,
@@ -88,8 +90,13 @@ record CrashPlan(
     boolean shortLease = fault == Fault.RACE || fault == Fault.EXPIRY;
     long ttl = shortLease ? 100 + rnd.nextInt(400) : NORMAL_TTL_MS;
     int stall = shortLease ? 50 + rnd.nextInt(200) : 0;
+    // Drawn last, so every earlier draw of a seed is what it was before approvals existed.
+    boolean approvals = rnd.nextInt(4) == 0;
+    if (approvals && fault == Fault.SEAM && !canary && rnd.nextBoolean()) {
+      point = CrashPoint.AFTER_APPROVAL_COMMIT; // half of them: only these tasks have the window
+    }
     return new CrashPlan(
-        seed, kind, split, fault, point, visit, afterSteps, delayMicros, ttl, stall);
+        seed, kind, split, fault, point, visit, afterSteps, delayMicros, ttl, stall, approvals);
   }
 
   static List<CrashPoint> windows(boolean split) {

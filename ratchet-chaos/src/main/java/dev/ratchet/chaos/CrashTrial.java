@@ -40,6 +40,9 @@ final class CrashTrial {
     tally.inc("kind." + plan.kind().name().toLowerCase(Locale.ROOT));
     tally.inc(plan.split() ? "stores_split" : "stores_single");
     tally.inc("fault." + plan.fault().label());
+    if (plan.approvals()) {
+      tally.inc("approval_gated");
+    }
   }
 
   long seed() {

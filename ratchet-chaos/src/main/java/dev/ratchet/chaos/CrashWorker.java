@@ -185,7 +185,12 @@ public final class CrashWorker {
   /** Resumes or starts the run until it leaves RUNNING; retries fencing and lost races. */
   private static void runToEnd(
       Ratchet ratchet, JdbcStore store, CrashPlan plan, EnvironmentAdapter adapter, Random rnd) {
-    TaskSpec task = ChaosTasks.task(plan.kind());
+    TaskSpec task = ChaosTasks.task(plan.kind(), plan.approvals());
+    ChaosApprover approver =
+        plan.approvals()
+            ? new ChaosApprover(
+                ChaosTasks.approverKey(plan.seed()), task, store, Clock.systemUTC(), rnd)
+            : null;
     String runId = runId(plan.seed());
     long seed = plan.seed();
     long deadline = System.nanoTime() + GIVE_UP.toNanos();
@@ -196,7 +201,7 @@ public final class CrashWorker {
         if (exists && run.recovery() != null && !run.recovery().did().equals("nothing")) {
           say("RECOVERED " + seed + " " + run.recovery().did());
         }
-        drive(run, plan, rnd);
+        drive(run, plan, approver, rnd);
         RunState s = run.state();
         if (s.phase() == Phase.RUNNING) {
           continue; // the drive gave up its turn after a stall; take the run again
@@ -224,7 +229,7 @@ public final class CrashWorker {
   }
 
   /** Steps the run; on a short lease it sometimes stalls past the lease first. */
-  private static void drive(Run run, CrashPlan plan, Random rnd) {
+  private static void drive(Run run, CrashPlan plan, ChaosApprover approver, Random rnd) {
     int guard = 0;
     while (run.state().phase() == Phase.RUNNING && guard++ < 30) {
       if (plan.stallPermille() > rnd.nextInt(1000)) {
@@ -233,7 +238,7 @@ public final class CrashWorker {
         LockSupport.parkNanos(Duration.ofMillis(ms).toNanos());
       }
       long before = run.generation();
-      boolean frozen = !step(run, plan.kind());
+      boolean frozen = !step(run, plan.kind(), approver);
       if (run.generation() > before) {
         say("STEP " + plan.seed() + " " + run.generation());
       }
@@ -252,8 +257,16 @@ public final class CrashWorker {
    * write by the plan cursor, or the verification, or finish. False when an execution froze.
    */
   static boolean step(Run run, ChaosTasks.Kind kind) {
+    return step(run, kind, null);
+  }
+
+  /** As {@link #step(Run, ChaosTasks.Kind)}; {@code approver} approves gated writes (or null). */
+  static boolean step(Run run, ChaosTasks.Kind kind, ChaosApprover approver) {
     RunState s = run.state();
     if (s.pending() != null) {
+      if (approver != null) {
+        approver.approvePending(run); // none was consumed before the crash: deliver one
+      }
       run.reconcile();
       return true;
     }
@@ -262,6 +275,9 @@ public final class CrashWorker {
     if (cursor < ChaosTasks.WRITES) {
       Map.Entry<String, JsonObject> w = ChaosTasks.write(kind, cursor);
       Proposal p = run.propose(run.action(id, w.getKey(), w.getValue()));
+      if (p.kind() == Proposal.Kind.PENDING && approver != null) {
+        approver.approvePending(run);
+      }
       return p.kind() != Proposal.Kind.PENDING || run.execute(id).kind() != StepOutcome.Kind.FROZEN;
     } else if (cursor == ChaosTasks.WRITES) {
       Map.Entry<String, JsonObject> v = ChaosTasks.verification(kind);

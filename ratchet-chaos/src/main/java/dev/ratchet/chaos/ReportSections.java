@@ -29,6 +29,8 @@ final class ReportSections {
         .append(ReliabilityReport.n(c.get("stores_single")))
         .append(", split mark/content ")
         .append(ReliabilityReport.n(c.get("stores_split")))
+        .append("; every write approval-gated in ")
+        .append(ReliabilityReport.n(c.get("approval_gated")))
         .append(").\n")
         .append("- **Real SIGKILLs of worker JVMs: ")
         .append(ReliabilityReport.n(seamKills + instantKills))

@@ -35,7 +35,15 @@ final class RunVerdict {
   private RunVerdict() {}
 
   /** One run of a trial and where its environment lives. */
-  record RunSpec(String id, ChaosTasks.Kind kind, String target) {
+  record RunSpec(String id, ChaosTasks.Kind kind, String target, boolean approvals) {
+    RunSpec(String id, ChaosTasks.Kind kind, String target) {
+      this(id, kind, target, false);
+    }
+
+    TaskSpec task() {
+      return ChaosTasks.task(kind, approvals);
+    }
+
     String arg() {
       return id + "=" + kind + ":" + target;
     }
@@ -44,7 +52,7 @@ final class RunVerdict {
   /** The end-of-trial verdict on one run, from the store and the external system's own ledger. */
   static void judge(long seed, JdbcStore store, RunSpec r, Path ledgerDb, Tally t)
       throws SQLException {
-    TaskSpec task = ChaosTasks.task(r.kind());
+    TaskSpec task = r.task();
     Phase phase;
     String reason;
     String evidenceKey;

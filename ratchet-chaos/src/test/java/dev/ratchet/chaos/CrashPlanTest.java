@@ -2,6 +2,7 @@ package dev.ratchet.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratchet.CrashPoint;
 import java.util.EnumMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,14 +21,22 @@ class CrashPlanTest {
     Map<CrashPlan.Fault, Integer> faults = new EnumMap<>(CrashPlan.Fault.class);
     int ledger = 0;
     int split = 0;
+    int approvals = 0;
+    int approvalWindow = 0;
     int n = 10_000;
     for (long seed = 0; seed < n; seed++) {
       CrashPlan p = CrashPlan.of(seed, false);
       faults.merge(p.fault(), 1, Integer::sum);
       ledger += p.kind() == ChaosTasks.Kind.LEDGER ? 1 : 0;
       split += p.split() ? 1 : 0;
+      approvals += p.approvals() ? 1 : 0;
       if (p.fault() == CrashPlan.Fault.SEAM) {
-        assertThat(CrashPlan.windows(p.split())).contains(p.point());
+        if (p.point() == CrashPoint.AFTER_APPROVAL_COMMIT) {
+          assertThat(p.approvals()).as("only approval-gated tasks have the window").isTrue();
+          approvalWindow++;
+        } else {
+          assertThat(CrashPlan.windows(p.split())).contains(p.point());
+        }
         assertThat(p.visit()).isBetween(1, 3);
       }
       if (p.fault() == CrashPlan.Fault.RACE || p.fault() == CrashPlan.Fault.EXPIRY) {
@@ -39,6 +48,8 @@ class CrashPlanTest {
       }
     }
     assertThat(ledger).isBetween(4_800, 5_200);
+    assertThat(approvals).isBetween(2_300, 2_700);
+    assertThat(approvalWindow).isBetween(160, 290); // 25 % x 18 % x one half
     assertThat(split).isBetween(3_100, 3_560);
     assertThat(faults.get(CrashPlan.Fault.SEAM)).isBetween(1_650, 1_950);
     assertThat(faults.get(CrashPlan.Fault.SIGKILL)).isBetween(1_080, 1_320);

@@ -52,6 +52,7 @@ class CrashSmokeTest {
         .isGreaterThanOrEqualTo(5);
     assertThat(t.get("races")).isPositive().isEqualTo(t.get("races_one_winner"));
     assertThat(t.get("stalls")).isPositive();
+    assertThat(t.get("approval_gated")).isPositive();
     assertThat(t.get("receipts_issued"))
         .isEqualTo(t.get("receipts_reconciled"))
         .isEqualTo(3L * TRIALS);
