@@ -44,18 +44,10 @@ final class ChaosApprover {
       return;
     }
     Approval a =
-        new Approval(
+        Approval.ofPending(
             key.id(),
-            s.taskId(),
-            s.runId(),
-            task.policyId(),
-            task.policyVersion(),
-            p.action().actionId(),
-            p.key(),
-            p.intentDigest(),
-            p.preState().instanceId(),
-            p.preState().stateFingerprint(),
-            p.preState().revision(),
+            s,
+            task,
             s.usage().proposals() + 100,
             clock.millis() + 3_600_000,
             "nonce-" + Long.toHexString(rnd.nextLong()) + Long.toHexString(rnd.nextLong()));

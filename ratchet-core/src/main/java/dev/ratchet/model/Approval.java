@@ -28,6 +28,39 @@ public record Approval(
     long expiresAtMs,
     String nonce) {
 
+  /**
+   * An approval of {@code s}'s pending write, bound to everything the runtime checks (the pending
+   * action, key, intent digest and pre-state), valid until either expiry.
+   */
+  public static Approval ofPending(
+      String approverId,
+      RunState s,
+      TaskSpec task,
+      long expiresAtProposal,
+      long expiresAtMs,
+      String nonce) {
+    PendingIntent p = s.pending();
+    if (p == null) {
+      throw dev.ratchet.RatchetException.contract(
+          "pending: the run has no pending write to approve");
+    }
+    return new Approval(
+        approverId,
+        s.taskId(),
+        s.runId(),
+        task.policyId(),
+        task.policyVersion(),
+        p.action().actionId(),
+        p.key(),
+        p.intentDigest(),
+        p.preState().instanceId(),
+        p.preState().stateFingerprint(),
+        p.preState().revision(),
+        expiresAtProposal,
+        expiresAtMs,
+        nonce);
+  }
+
   static final String[] KEYS = {
     "approver_id",
     "task_id",

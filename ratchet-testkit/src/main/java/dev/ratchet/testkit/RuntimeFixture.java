@@ -7,7 +7,6 @@ import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.Budgets;
-import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
@@ -131,20 +130,11 @@ public final class RuntimeFixture {
   /** Signs an approval of the run's pending write, valid for {@code ttl}, and delivers it. */
   public SignedEnvelope approvePending(Run run, TaskSpec task, Duration ttl) {
     RunState s = run.state();
-    PendingIntent p = s.pending();
     Approval a =
-        new Approval(
+        Approval.ofPending(
             "alice",
-            s.taskId(),
-            s.runId(),
-            task.policyId(),
-            task.policyVersion(),
-            p.action().actionId(),
-            p.key(),
-            p.intentDigest(),
-            p.preState().instanceId(),
-            p.preState().stateFingerprint(),
-            p.preState().revision(),
+            s,
+            task,
             s.usage().proposals() + 100,
             clock.millis() + ttl.toMillis(),
             "nonce-" + entropy.hex128());

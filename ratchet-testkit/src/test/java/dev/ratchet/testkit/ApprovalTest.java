@@ -57,6 +57,24 @@ class ApprovalTest {
 
   @Test
   @Rules("R1.10-approval")
+  void anApprovalIsBoundToThePendingWriteAndNeedsOne() {
+    Run run = f.ratchet("w1").start(task, "run-1", ws);
+    Throwable none =
+        org.assertj.core.api.Assertions.catchThrowable(
+            () -> Approval.ofPending("alice", run.state(), task, 10, 1, "n1"));
+    assertCode(none, ErrorCode.CONTRACT);
+    run.propose(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+    var pending = run.state().pending();
+    Approval a = Approval.ofPending("alice", run.state(), task, 10, 1, "n1");
+    assertThat(a.idempotencyKey()).isEqualTo(pending.key());
+    assertThat(a.intentDigest()).isEqualTo(pending.intentDigest());
+    assertThat(a.actionId()).isEqualTo("a1");
+    assertThat(a.stateFingerprint()).isEqualTo(pending.preState().stateFingerprint());
+    assertThat(a.environmentRevision()).isEqualTo(pending.preState().revision());
+  }
+
+  @Test
+  @Rules("R1.10-approval")
   void misboundUntrustedOrReusedApprovalsAreRefused() {
     Run run = f.ratchet("w1").start(task, "run-1", ws);
     run.propose(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));

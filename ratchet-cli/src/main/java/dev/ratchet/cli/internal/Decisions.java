@@ -6,7 +6,6 @@ import dev.ratchet.adapter.Observation;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Approval;
-import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
@@ -47,22 +46,7 @@ public final class Decisions {
       long expiresAtProposal,
       long expiresAtMs,
       String nonce) {
-    PendingIntent p = s.pending();
-    return new Approval(
-        approverId,
-        s.taskId(),
-        s.runId(),
-        task.policyId(),
-        task.policyVersion(),
-        p.action().actionId(),
-        p.key(),
-        p.intentDigest(),
-        p.preState().instanceId(),
-        p.preState().stateFingerprint(),
-        p.preState().revision(),
-        expiresAtProposal,
-        expiresAtMs,
-        nonce);
+    return Approval.ofPending(approverId, s, task, expiresAtProposal, expiresAtMs, nonce);
   }
 
   /** A reviewer decision on {@code s}'s open case, bound to the live environment. */
