@@ -31,8 +31,13 @@ import java.util.stream.Stream;
  * --report} rewrites the reliability report from every full-mode results file of the directory.
  */
 public final class Campaign {
-  /** A campaign: one seeded trial at a time. */
+  /** A campaign: runs its seeds under {@code work}, handing each judged trial to {@code done}. */
   interface Trials {
+    void run(List<Long> seeds, Args args, Path work, Consumer<TrialResult> done) throws Exception;
+  }
+
+  /** A campaign whose trials run one at a time, each alone. */
+  interface OneTrial {
     TrialResult run(long seed, Mode mode, boolean canary, Path work) throws Exception;
   }
 
@@ -132,10 +137,11 @@ public final class Campaign {
 
   static Trials trials(String campaign) {
     return switch (campaign) {
-      case "tamper" -> TamperCampaign::trial;
-      case "crash" -> CrashCampaign::trial;
-      case "contention" -> ContentionCampaign::trial;
-      case "dbfault" -> ContentionCampaign::faultTrial;
+      case "tamper" -> oneAtATime(TamperCampaign::trial);
+      case "crash" ->
+          (seeds, args, work, done) -> CrashCampaign.run(seeds, args.canary(), work, done);
+      case "contention" -> oneAtATime(ContentionCampaign::trial);
+      case "dbfault" -> oneAtATime(ContentionCampaign::faultTrial);
       default -> throw new IllegalArgumentException("unknown campaign: " + campaign);
     };
   }
@@ -169,13 +175,7 @@ public final class Campaign {
           }
           progress.trialDone(r);
         };
-    if (args.campaign().equals("crash")) {
-      runBatched(todo, args, range, record);
-    } else {
-      for (long seed : todo) {
-        record.accept(runOne(trials, args, seed));
-      }
-    }
+    runAll(trials, todo, args, range, record);
     Map<String, Long> totals = new TreeMap<>();
     long inFile = 0;
     long failedInFile = 0;
@@ -228,19 +228,23 @@ public final class Campaign {
     return s;
   }
 
-  /** The crash campaign runs many trials at once; a batch that breaks fails its unjudged seeds. */
-  private static void runBatched(
-      List<Long> todo, Args args, List<TrialResult> range, Consumer<TrialResult> record) {
+  /** Runs the seeds; a campaign that breaks off fails every seed it had not judged. */
+  private static void runAll(
+      Trials trials,
+      List<Long> todo,
+      Args args,
+      List<TrialResult> range,
+      Consumer<TrialResult> record) {
     Path work = null;
     try {
-      work = Files.createTempDirectory("ratchet-chaos-crash-");
-      CrashCampaign.run(todo, args.canary(), work, record);
+      work = Files.createTempDirectory("ratchet-chaos-" + args.campaign() + "-");
+      trials.run(todo, args, work, record);
     } catch (Throwable t) {
       Set<Long> judged = new HashSet<>();
       range.forEach(r -> judged.add(r.seed()));
       for (long seed : todo) {
         if (!judged.contains(seed)) {
-          record.accept(new TrialResult(seed, Map.of(), List.of("batch aborted: " + t)));
+          record.accept(new TrialResult(seed, Map.of(), List.of("campaign aborted: " + t)));
         }
       }
     } finally {
@@ -250,18 +254,20 @@ public final class Campaign {
     }
   }
 
-  private static TrialResult runOne(Trials trials, Args args, long seed) {
-    Path work = null;
-    try {
-      work = Files.createTempDirectory("ratchet-chaos-" + args.campaign() + "-" + seed + "-");
-      return trials.run(seed, args.mode(), args.canary(), work);
-    } catch (Throwable t) {
-      return new TrialResult(seed, Map.of(), List.of("trial aborted: " + t));
-    } finally {
-      if (work != null) {
-        deleteTree(work);
+  /** Each seed in a directory of its own; a trial that throws is recorded as failed. */
+  static Trials oneAtATime(OneTrial trial) {
+    return (seeds, args, work, done) -> {
+      for (long seed : seeds) {
+        Path dir = Files.createDirectories(work.resolve("trial-" + seed));
+        try {
+          done.accept(trial.run(seed, args.mode(), args.canary(), dir));
+        } catch (Throwable t) {
+          done.accept(new TrialResult(seed, Map.of(), List.of("trial aborted: " + t)));
+        } finally {
+          deleteTree(dir);
+        }
       }
-    }
+    };
   }
 
   static void deleteTree(Path root) {

@@ -31,8 +31,7 @@ final class CrashBatch {
   private static final long TRIAL_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(150);
 
   private final Path dir;
-  private final JdbcStore single;
-  private final JdbcStore split;
+  private final BatchStores stores;
   private final boolean canary;
   private final Consumer<TrialResult> done;
   private final BlockingQueue<LiveWorker.Event> events = new LinkedBlockingQueue<>();
@@ -40,11 +39,9 @@ final class CrashBatch {
   private final Map<Long, CrashTrial> inFlight = new LinkedHashMap<>();
   private int incarnations;
 
-  CrashBatch(
-      Path dir, JdbcStore single, JdbcStore split, boolean canary, Consumer<TrialResult> done) {
+  CrashBatch(Path dir, BatchStores stores, boolean canary, Consumer<TrialResult> done) {
     this.dir = dir;
-    this.single = single;
-    this.split = split;
+    this.stores = stores;
     this.canary = canary;
     this.done = done;
   }
@@ -81,12 +78,7 @@ final class CrashBatch {
         dir.resolve("workers.log"),
         slot,
         incarnation,
-        List.of(
-            "worker-" + slot + "." + incarnation,
-            dir.resolve("store.db").toString(),
-            dir.resolve("marks.db").toString(),
-            dir.resolve("content.db").toString(),
-            Boolean.toString(canary)),
+        List.of("worker-" + slot + "." + incarnation, dir.toString(), Boolean.toString(canary)),
         events);
   }
 
@@ -232,8 +224,11 @@ final class CrashBatch {
   }
 
   private long generation(CrashTrial t) {
-    JdbcStore store = t.plan.split() ? split : single;
-    return store.load(t.spec.task().taskId(), t.spec.id()).map(StoredRun::generation).orElse(0L);
+    return stores
+        .of(t.plan)
+        .load(t.spec.task().taskId(), t.spec.id())
+        .map(StoredRun::generation)
+        .orElse(0L);
   }
 
   private void timeOutStuckTrials() throws Exception {
@@ -253,7 +248,7 @@ final class CrashBatch {
   private void finish(CrashTrial t) throws Exception {
     inFlight.remove(t.seed());
     closeService(t);
-    JdbcStore store = t.plan.split() ? split : single;
+    JdbcStore store = stores.of(t.plan);
     try {
       t.checkGeneration(generation(t), "at the end");
       t.judgeRace();

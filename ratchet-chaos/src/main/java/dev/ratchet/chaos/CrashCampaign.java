@@ -1,7 +1,5 @@
 package dev.ratchet.chaos;
 
-import dev.ratchet.jdbc.Database;
-import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.jdbc.OpenMode;
 import dev.ratchet.jdbc.StoreOptions;
 import java.nio.file.Files;
@@ -36,16 +34,6 @@ final class CrashCampaign {
 
   private CrashCampaign() {}
 
-  static JdbcStore openStore(String spec, StoreOptions options) {
-    String[] p = spec.split(":", 2);
-    if (p[0].equals("single")) {
-      return JdbcStore.open(Database.sqlite(Path.of(p[1])), options);
-    }
-    String[] files = p[1].split(",", 2);
-    return JdbcStore.split(
-        Database.sqlite(Path.of(files[0])), Database.sqlite(Path.of(files[1])), options);
-  }
-
   /**
    * Runs {@code seeds} in batches under {@code work}, handing each judged trial to {@code done}.
    */
@@ -54,24 +42,12 @@ final class CrashCampaign {
     for (int from = 0; from < seeds.size(); from += BATCH) {
       List<Long> batch = seeds.subList(from, Math.min(seeds.size(), from + BATCH));
       Path dir = Files.createDirectories(work.resolve("batch-" + from));
-      try (JdbcStore single = create("single:" + dir.resolve("store.db"));
-          JdbcStore split =
-              create("split:" + dir.resolve("marks.db") + "," + dir.resolve("content.db"))) {
-        new CrashBatch(dir, single, split, canary, done).run(new ArrayList<>(batch));
+      StoreOptions create = StoreOptions.defaults(Clock.systemUTC()).withOpenMode(OpenMode.CREATE);
+      try (BatchStores stores = BatchStores.open(dir, create)) {
+        new CrashBatch(dir, stores, canary, done).run(new ArrayList<>(batch));
       } finally {
         Campaign.deleteTree(dir);
       }
     }
-  }
-
-  /** One trial alone (a batch of one): the same run, plan and verdict as inside a batch. */
-  static TrialResult trial(long seed, Mode mode, boolean canary, Path work) throws Exception {
-    List<TrialResult> out = new ArrayList<>();
-    run(List.of(seed), canary, work, out::add);
-    return out.get(0);
-  }
-
-  private static JdbcStore create(String spec) {
-    return openStore(spec, StoreOptions.defaults(Clock.systemUTC()).withOpenMode(OpenMode.CREATE));
   }
 }

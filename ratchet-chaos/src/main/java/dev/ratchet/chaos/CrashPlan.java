@@ -108,11 +108,6 @@ record CrashPlan(
     return List.copyOf(all);
   }
 
-  /** The crash seam the first worker arms ({@code none}, or {@code POINT:visit}). */
-  String armed() {
-    return fault == Fault.SEAM ? point + ":" + visit : "none";
-  }
-
   /** Workers that drive the run at once. */
   int workers() {
     return fault == Fault.RACE ? 2 : 1;

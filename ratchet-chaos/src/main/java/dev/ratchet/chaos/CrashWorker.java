@@ -37,10 +37,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A long-lived worker JVM of the crash campaign. It opens the batch's two SQLite stores (one
- * database; split mark and content) and drives every run the supervisor sends on stdin, each on its
- * own thread, to the end: {@code RUN seed target arm} where {@code arm} is 1 when the trial's crash
- * seam is armed for this dispatch. The trial's {@link CrashPlan} comes from its seed.
+ * A long-lived worker JVM of the crash campaign. It opens the batch's two SQLite stores ({@link
+ * BatchStores}) and drives every run the supervisor sends on stdin, each on its own thread, to the
+ * end: {@code RUN seed target arm} where {@code arm} is 1 when the trial's crash seam is armed for
+ * this dispatch. The trial's {@link CrashPlan} comes from its seed.
  *
  * <p>It prints one line per event: {@code READY}, {@code STEP seed generation} after a step that
  * committed, {@code RETRY seed code}, {@code STALL seed ms}, {@code RECOVERED seed what}, {@code
@@ -48,28 +48,34 @@ import java.util.concurrent.locks.LockSupport;
  * SIGKILLs the JVM), {@code END seed phase reason}, {@code ERROR seed code message} and {@code
  * GAVEUP seed}.
  *
- * <p>Args: {@code workerId singleDb marksDb contentDb canary(true|false)}.
+ * <p>Args: {@code workerId batchDir canary(true|false)}.
  */
 public final class CrashWorker {
   private static final PrintStream OUT = System.out;
   private static final Duration GIVE_UP = Duration.ofSeconds(75);
 
-  /** The armed window of the run this thread drives, if any. */
-  private static final ThreadLocal<int[]> VISITS = new ThreadLocal<>();
+  /** The crash window armed on this thread (its run's plan) and how often it was reached. */
+  private static final class Armed {
+    final CrashPlan plan;
+    int visits;
 
-  private static final ThreadLocal<CrashPlan> ARMED = new ThreadLocal<>();
+    Armed(CrashPlan plan) {
+      this.plan = plan;
+    }
+  }
+
+  private static final ThreadLocal<Armed> ARMED = new ThreadLocal<>();
 
   private CrashWorker() {}
 
   public static void main(String[] args) throws Exception {
     String worker = args[0];
-    boolean canary = Boolean.parseBoolean(args[4]);
+    boolean canary = Boolean.parseBoolean(args[2]);
     InstantSource clock = Clock.systemUTC();
     CrashSeam seam = CrashWorker::reached;
     StoreOptions options = StoreOptions.defaults(clock).withCrashSeam(seam);
     ExecutorService pool = Executors.newCachedThreadPool();
-    try (JdbcStore single = CrashCampaign.openStore("single:" + args[1], options);
-        JdbcStore split = CrashCampaign.openStore("split:" + args[2] + "," + args[3], options)) {
+    try (BatchStores stores = BatchStores.open(Path.of(args[1]), options)) {
       say("READY");
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -81,7 +87,7 @@ public final class CrashWorker {
         }
         CrashPlan plan = CrashPlan.of(Long.parseLong(p[1]), canary);
         boolean arm = p[3].equals("1");
-        JdbcStore store = plan.split() ? split : single;
+        JdbcStore store = stores.of(plan);
         pool.execute(() -> trial(plan, p[2], arm, store, worker, clock, seam, canary));
       }
       pool.shutdown();
@@ -91,11 +97,11 @@ public final class CrashWorker {
 
   /** The seam every component of this JVM calls; only an armed run's thread ever stops in it. */
   private static void reached(CrashPoint point) {
-    CrashPlan plan = ARMED.get();
-    if (plan == null || point != plan.point() || ++VISITS.get()[0] != plan.visit()) {
+    Armed armed = ARMED.get();
+    if (armed == null || point != armed.plan.point() || ++armed.visits != armed.plan.visit()) {
       return;
     }
-    say("SEAM " + plan.seed() + " " + point);
+    say("SEAM " + armed.plan.seed() + " " + point);
     while (true) {
       LockSupport.park(); // until the supervisor's SIGKILL
     }
@@ -114,8 +120,7 @@ public final class CrashWorker {
     long entropySeed = seed * 1_000_003L + worker.hashCode();
     try {
       if (arm) {
-        ARMED.set(plan);
-        VISITS.set(new int[1]);
+        ARMED.set(new Armed(plan));
       }
       Ratchet ratchet =
           ChaosTasks.ratchet(
@@ -128,13 +133,12 @@ public final class CrashWorker {
               seam,
               entropySeed);
       try (AdapterHandle a = adapter(plan.kind(), target, clock, seam, canary, entropySeed)) {
-        runToEnd(ratchet, store, plan, a.adapter(), new Random(entropySeed));
+        runToEnd(ratchet, store, plan, a.adapter(), clock, new Random(entropySeed));
       }
     } catch (RuntimeException e) {
       say("ERROR " + seed + " " + e.getClass().getSimpleName() + " " + oneLine(e.getMessage()));
     } finally {
       ARMED.remove();
-      VISITS.remove();
     }
   }
 
@@ -184,12 +188,16 @@ public final class CrashWorker {
 
   /** Resumes or starts the run until it leaves RUNNING; retries fencing and lost races. */
   private static void runToEnd(
-      Ratchet ratchet, JdbcStore store, CrashPlan plan, EnvironmentAdapter adapter, Random rnd) {
+      Ratchet ratchet,
+      JdbcStore store,
+      CrashPlan plan,
+      EnvironmentAdapter adapter,
+      InstantSource clock,
+      Random rnd) {
     TaskSpec task = ChaosTasks.task(plan.kind(), plan.approvals());
     ChaosApprover approver =
         plan.approvals()
-            ? new ChaosApprover(
-                ChaosTasks.approverKey(plan.seed()), task, store, Clock.systemUTC(), rnd)
+            ? new ChaosApprover(ChaosTasks.approverKey(plan.seed()), task, store, clock, rnd)
             : null;
     String runId = runId(plan.seed());
     long seed = plan.seed();

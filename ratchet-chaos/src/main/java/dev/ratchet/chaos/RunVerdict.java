@@ -43,10 +43,6 @@ final class RunVerdict {
     TaskSpec task() {
       return ChaosTasks.task(kind, approvals);
     }
-
-    String arg() {
-      return id + "=" + kind + ":" + target;
-    }
   }
 
   /** The end-of-trial verdict on one run, from the store and the external system's own ledger. */

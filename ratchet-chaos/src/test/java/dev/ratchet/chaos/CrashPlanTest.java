@@ -61,7 +61,9 @@ class CrashPlanTest {
   void theCanaryAimsEveryTrialAtTheAdaptersWindowAfterItsExternalCommit() {
     for (long seed = 0; seed < 50; seed++) {
       CrashPlan p = CrashPlan.of(seed, true);
-      assertThat(p.armed()).isEqualTo("ADAPTER_AFTER_EXTERNAL_COMMIT:1");
+      assertThat(p.fault()).isEqualTo(CrashPlan.Fault.SEAM);
+      assertThat(p.point()).isEqualTo(CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT);
+      assertThat(p.visit()).isEqualTo(1);
     }
   }
 }
