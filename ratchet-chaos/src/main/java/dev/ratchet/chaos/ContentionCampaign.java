@@ -133,7 +133,7 @@ final class ContentionCampaign {
       events.sort((a, b) -> Long.compare(a[0], b[0]));
       Map<String, Long> highest = new HashMap<>();
       java.util.Set<String> ended = new java.util.HashSet<>();
-      Map<String, Map<Long, String>> claims = new HashMap<>();
+      Map<String, CommitClaims> claims = new HashMap<>();
       java.util.Set<String> endedLive = new java.util.HashSet<>();
       long started = System.nanoTime();
       try (JdbcStore supervisor =
@@ -274,10 +274,6 @@ final class ContentionCampaign {
     t.inc("generation_polls");
   }
 
-  /**
-   * A run that more than one worker committed to was raced for; it had exactly one winner per
-   * commit when no generation was claimed by two workers.
-   */
   /** A number of ended runs between 5 % and 90 % of {@code runs}. */
   private static long progressPoint(int runs, Random rnd) {
     int from = Math.max(1, runs / 20);
@@ -285,13 +281,12 @@ final class ContentionCampaign {
     return from + rnd.nextInt(to - from);
   }
 
-  private static final String TWO_WINNERS = "two winners";
-
-  private static void judgeRaces(Map<String, Map<Long, String>> claims, Tally t) {
-    for (Map.Entry<String, Map<Long, String>> run : claims.entrySet()) {
-      if (new java.util.HashSet<>(run.getValue().values()).size() > 1) {
+  /** A run committed to by more than one worker was a race; it must have had one winner each. */
+  private static void judgeRaces(Map<String, CommitClaims> claims, Tally t) {
+    for (CommitClaims run : claims.values()) {
+      if (run.raced()) {
         t.inc("races");
-        if (!run.getValue().containsValue(TWO_WINNERS)) {
+        if (run.oneWinnerEach()) {
           t.inc("races_one_winner");
         }
       }
@@ -299,10 +294,7 @@ final class ContentionCampaign {
   }
 
   private static void tallyAndForget(
-      WorkerProcess w,
-      Tally t,
-      java.util.Set<String> ended,
-      Map<String, Map<Long, String>> claims) {
+      WorkerProcess w, Tally t, java.util.Set<String> ended, Map<String, CommitClaims> claims) {
     for (String l : w.seen()) {
       String[] p = l.split(" ");
       String kind = p[0];
@@ -312,10 +304,9 @@ final class ContentionCampaign {
       if (kind.equals("STEP") && p.length == 4) {
         String earlier =
             claims
-                .computeIfAbsent(p[1], k -> new HashMap<>())
-                .putIfAbsent(Long.parseLong(p[2]), p[3]);
-        if (earlier != null && !earlier.equals(p[3])) {
-          claims.get(p[1]).put(-1L, TWO_WINNERS);
+                .computeIfAbsent(p[1], k -> new CommitClaims())
+                .claim(Long.parseLong(p[2]), p[3], p[3]);
+        if (earlier != null) {
           t.inc("double_claims");
           t.fail(p[1] + ": generation " + p[2] + " committed by " + earlier + " and " + p[3]);
         }

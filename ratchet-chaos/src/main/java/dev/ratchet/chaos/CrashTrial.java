@@ -2,10 +2,8 @@ package dev.ratchet.chaos;
 
 import dev.ratchet.adapters.ReferenceService;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -25,8 +23,7 @@ final class CrashTrial {
   /** Slots whose worker is driving the run and has not yet reported its end. */
   final Set<Integer> active = new HashSet<>();
 
-  private final Map<Long, String> claims = new HashMap<>();
-  private final Set<Integer> claimantSlots = new HashSet<>();
+  private final CommitClaims claims = new CommitClaims();
   private long highest;
   private int primarySteps;
   private boolean killFired;
@@ -57,13 +54,12 @@ final class CrashTrial {
   boolean step(int slot, int incarnation, long generation, boolean primary) {
     tally.inc("steps");
     String who = "worker " + slot + "." + incarnation;
-    String earlier = claims.putIfAbsent(generation, who);
-    if (earlier != null && !earlier.equals(who)) {
+    String earlier = claims.claim(generation, who, "slot " + slot);
+    if (earlier != null) {
       tally.inc("double_claims");
       tally.fail(
           "generation " + generation + " committed by two workers: " + earlier + " and " + who);
     }
-    claimantSlots.add(slot);
     highest = Math.max(highest, generation);
     if (primary) {
       primarySteps++;
@@ -98,10 +94,10 @@ final class CrashTrial {
       return;
     }
     tally.inc("races");
-    if (tally.get("double_claims") == 0) {
+    if (claims.oneWinnerEach()) {
       tally.inc("races_one_winner");
     }
-    if (claimantSlots.size() > 1) {
+    if (claims.raced()) {
       tally.inc("races_both_committed");
     }
   }
