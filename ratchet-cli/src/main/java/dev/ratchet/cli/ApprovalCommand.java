@@ -88,7 +88,7 @@ abstract class ApprovalCommand extends CliCommand {
       PendingIntent p = requireApprovable(s, c);
       long now = services.clock().millis();
       Approval a =
-          Decisions.approval(
+          Approval.ofPending(
               key.id(),
               s,
               c.task().task(),

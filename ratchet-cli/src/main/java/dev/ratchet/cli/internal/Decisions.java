@@ -5,7 +5,6 @@ import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
-import dev.ratchet.model.Approval;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
@@ -36,17 +35,6 @@ public final class Decisions {
 
   public static String nonce(String prefix, Entropy entropy) {
     return prefix + "-" + entropy.hex128();
-  }
-
-  /** An approval of {@code s}'s pending write, valid until either expiry. */
-  public static Approval approval(
-      String approverId,
-      RunState s,
-      TaskSpec task,
-      long expiresAtProposal,
-      long expiresAtMs,
-      String nonce) {
-    return Approval.ofPending(approverId, s, task, expiresAtProposal, expiresAtMs, nonce);
   }
 
   /** A reviewer decision on {@code s}'s open case, bound to the live environment. */

@@ -40,7 +40,7 @@ final class DemoOperator {
           KeyConfig.signer(s.home().approvers().resolve("alice.key"), null, "-", "-", "-");
       long now = demo.services().clock().millis();
       Approval a =
-          Decisions.approval(
+          Approval.ofPending(
               alice.id(),
               st,
               c.task().task(),
