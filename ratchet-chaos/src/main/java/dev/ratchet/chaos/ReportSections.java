@@ -4,12 +4,68 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The per-campaign sections of the reliability report, and the machine it ran on. */
 final class ReportSections {
+  private static final String CRASH =
+      """
+      - Trials (one run each): {trials} (ledger {kind.ledger}, workspace {kind.workspace}; \
+      single-database store {stores_single}, split mark/content {stores_split}; every write \
+      approval-gated in {approval_gated}).
+      - **Real SIGKILLs of worker JVMs: {kills}** ({kills_seam} inside a crash window, \
+      {kills_sigkill} at an arbitrary instant). Each killed a whole worker: runs crashed \
+      {crashes} times ({crashes_collateral} of them runs that merely shared the killed worker).
+      - Races of two workers for one run: {races}, with exactly one winner per committed \
+      generation: {races_one_winner} (both workers won commits in {races_both_committed}); runs \
+      on leases that lapsed under a stall: {fault.expiry} ({stalls} stalls); fenced attempts \
+      retried: {retries.fenced}.
+      - Effects in the external ledgers: {effects}; **duplicates {duplicates}**. Receipts the \
+      adapters issued: {receipts_issued}, reconciled into their run {receipts_reconciled}, held \
+      as review evidence {receipts_frozen_with_evidence}; **lost {lost_receipts}**. Runs \
+      completed {completed}, needs_review {phase.needs_review}, **lost {lost_runs}**; generation \
+      regressions {generation_regressions}.
+      """;
+
+  private static final String TAMPER =
+      """
+      - Mutations of stored checkpoints and trace entries: {mutations}; **refused fail-closed \
+      with `CHECKPOINT`: {refused_share}**; accepted {accepted}; other codes or exception types \
+      {unexpected}. Unmutated control loads: {control_checks}, all accepted unless a trial \
+      failed. Bit flips SQLite itself refused (not counted): {refused_by_sqlite_constraints}.
+      """;
+
+  private static final String POSTGRES =
+      """
+      {trials} trial(s), {runs} runs on {workers} worker JVMs in all (+{kills_sigkill} SIGKILLed \
+      and replaced), {db_restarts} immediate stops and restarts of the cluster; {stalls} stalls \
+      past a 200–500 ms lease, {retries.fenced} fenced attempts; races (runs committed to by more \
+      than one worker) {races}, exactly one winner per generation in {races_one_winner}. Effects \
+      {effects}, **duplicates {duplicates}**; receipts issued {receipts_issued}, reconciled \
+      {receipts_reconciled}, **lost {lost_receipts}**; completed {completed}, **lost runs \
+      {lost_runs}**.
+      """;
+
+  private static final Pattern COUNTER = Pattern.compile("\\{([a-z_.]+)\\}");
+
   private ReportSections() {}
+
+  /** The template with each {@code {counter}} replaced by its total (0 when absent). */
+  static String fill(String template, Map<String, Long> values) {
+    Matcher m = COUNTER.matcher(template);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      String name = m.group(1);
+      String value = ReliabilityReport.n(values.getOrDefault(name, 0L));
+      m.appendReplacement(out, Matcher.quoteReplacement(value));
+    }
+    return m.appendTail(out).toString();
+  }
 
   static void crash(StringBuilder b, ReliabilityReport.Campaign c) {
     b.append("## Crash campaign (SQLite, worker JVMs SIGKILLed)\n\n");
@@ -17,66 +73,11 @@ final class ReportSections {
       b.append("No full-mode trials recorded.\n\n");
       return;
     }
-    long seamKills = c.get("kills_seam");
-    long instantKills = c.get("kills_sigkill");
-    b.append("- Trials (one run each): ")
-        .append(ReliabilityReport.n(c.trials()))
-        .append(" (ledger ")
-        .append(ReliabilityReport.n(c.get("kind.ledger")))
-        .append(", workspace ")
-        .append(ReliabilityReport.n(c.get("kind.workspace")))
-        .append("; single-database store ")
-        .append(ReliabilityReport.n(c.get("stores_single")))
-        .append(", split mark/content ")
-        .append(ReliabilityReport.n(c.get("stores_split")))
-        .append("; every write approval-gated in ")
-        .append(ReliabilityReport.n(c.get("approval_gated")))
-        .append(").\n")
-        .append("- **Real SIGKILLs of worker JVMs: ")
-        .append(ReliabilityReport.n(seamKills + instantKills))
-        .append("** (")
-        .append(ReliabilityReport.n(seamKills))
-        .append(" inside a crash window, ")
-        .append(ReliabilityReport.n(instantKills))
-        .append(" at an arbitrary instant). Each killed a whole worker: runs crashed ")
-        .append(ReliabilityReport.n(c.get("crashes_planned") + c.get("crashes_collateral")))
-        .append(" times (")
-        .append(ReliabilityReport.n(c.get("crashes_collateral")))
-        .append(" of them runs that merely shared the killed worker).\n")
-        .append("- Races of two workers for one run: ")
-        .append(ReliabilityReport.n(c.get("races")))
-        .append(", with exactly one winner per committed generation: ")
-        .append(ReliabilityReport.n(c.get("races_one_winner")))
-        .append(" (both workers won commits in ")
-        .append(ReliabilityReport.n(c.get("races_both_committed")))
-        .append("); runs on leases that lapsed under a stall: ")
-        .append(ReliabilityReport.n(c.get("fault.expiry")))
-        .append(" (")
-        .append(ReliabilityReport.n(c.get("stalls")))
-        .append(" stalls); fenced attempts retried: ")
-        .append(ReliabilityReport.n(c.get("retries.fenced")))
-        .append(".\n")
-        .append("- Effects in the external ledgers: ")
-        .append(ReliabilityReport.n(c.get("effects")))
-        .append("; **duplicates ")
-        .append(ReliabilityReport.n(c.get("duplicates")))
-        .append("**. Receipts the adapters issued: ")
-        .append(ReliabilityReport.n(c.get("receipts_issued")))
-        .append(", reconciled into their run ")
-        .append(ReliabilityReport.n(c.get("receipts_reconciled")))
-        .append(", held as review evidence ")
-        .append(ReliabilityReport.n(c.get("receipts_frozen_with_evidence")))
-        .append("; **lost ")
-        .append(ReliabilityReport.n(c.get("lost_receipts")))
-        .append("**. Runs completed ")
-        .append(ReliabilityReport.n(c.get("completed")))
-        .append(", needs_review ")
-        .append(ReliabilityReport.n(c.get("phase.needs_review")))
-        .append(", **lost ")
-        .append(ReliabilityReport.n(c.get("lost_runs")))
-        .append("**; generation regressions ")
-        .append(ReliabilityReport.n(c.get("generation_regressions")))
-        .append(".\n")
+    Map<String, Long> v = new HashMap<>(c.totals());
+    v.put("trials", c.trials());
+    v.put("kills", c.get("kills_seam") + c.get("kills_sigkill"));
+    v.put("crashes", c.get("crashes_planned") + c.get("crashes_collateral"));
+    b.append(fill(CRASH, v))
         .append("- Recoveries after a crash or takeover: ")
         .append(counters(c, "recovered."))
         .append(".\n\n")
@@ -91,7 +92,7 @@ final class ReportSections {
       }
     }
     b.append("| arbitrary instant (after 0–5 steps + 0–20 ms) | ")
-        .append(ReliabilityReport.n(instantKills))
+        .append(ReliabilityReport.n(c.get("kills_sigkill")))
         .append(" |\n\n")
         .append("Several sittings on different commits make up these totals (see Sittings);")
         .append(" [chaos.md](chaos.md) says what changed between them.\n\n")
@@ -108,20 +109,10 @@ final class ReportSections {
       b.append("No full-mode trials recorded.\n\n");
       return;
     }
-    b.append("- Mutations of stored checkpoints and trace entries: ")
-        .append(ReliabilityReport.n(c.get("mutations")))
-        .append("; **refused fail-closed with `CHECKPOINT`: ")
-        .append(ReliabilityReport.share(c.get("refused"), c.get("mutations")))
-        .append("**; accepted ")
-        .append(ReliabilityReport.n(c.get("accepted")))
-        .append("; other codes or exception types ")
-        .append(ReliabilityReport.n(c.get("unexpected")))
-        .append(". Unmutated control loads: ")
-        .append(ReliabilityReport.n(c.get("control_checks")))
-        .append(
-            ", all accepted unless a trial failed. Bit flips SQLite itself refused (not counted): ")
-        .append(ReliabilityReport.n(c.get("refused_by_sqlite_constraints")))
-        .append(".\n\n| mutation kind | mutations |\n|---|---:|\n");
+    Map<String, Long> v = new HashMap<>(c.totals());
+    String share = ReliabilityReport.share(c.get("refused"), c.get("mutations"));
+    b.append(fill(TAMPER.replace("{refused_share}", share), v))
+        .append("\n| mutation kind | mutations |\n|---|---:|\n");
     for (var e : c.totals().entrySet()) {
       if (e.getKey().startsWith("kind.")) {
         b.append("| `")
@@ -142,41 +133,9 @@ final class ReportSections {
         b.append("- `").append(c.name()).append("`: no full-mode trials recorded.\n");
         continue;
       }
-      b.append("- `")
-          .append(c.name())
-          .append("`: ")
-          .append(ReliabilityReport.n(c.trials()))
-          .append(" trial(s), ")
-          .append(ReliabilityReport.n(c.get("runs")))
-          .append(" runs on ")
-          .append(ReliabilityReport.n(c.get("workers")))
-          .append(" worker JVMs in all (+")
-          .append(ReliabilityReport.n(c.get("kills_sigkill")))
-          .append(" SIGKILLed and replaced), ")
-          .append(ReliabilityReport.n(c.get("db_restarts")))
-          .append(" immediate stops and restarts of the cluster; ")
-          .append(ReliabilityReport.n(c.get("stalls")))
-          .append(" stalls past a 200–500 ms lease, ")
-          .append(ReliabilityReport.n(c.get("retries.fenced")))
-          .append(" fenced attempts; races (runs committed to by more than one worker) ")
-          .append(ReliabilityReport.n(c.get("races")))
-          .append(", exactly one winner per generation in ")
-          .append(ReliabilityReport.n(c.get("races_one_winner")))
-          .append(". Effects ")
-          .append(ReliabilityReport.n(c.get("effects")))
-          .append(", **duplicates ")
-          .append(ReliabilityReport.n(c.get("duplicates")))
-          .append("**; receipts issued ")
-          .append(ReliabilityReport.n(c.get("receipts_issued")))
-          .append(", reconciled ")
-          .append(ReliabilityReport.n(c.get("receipts_reconciled")))
-          .append(", **lost ")
-          .append(ReliabilityReport.n(c.get("lost_receipts")))
-          .append("**; completed ")
-          .append(ReliabilityReport.n(c.get("completed")))
-          .append(", **lost runs ")
-          .append(ReliabilityReport.n(c.get("lost_runs")))
-          .append("**.\n");
+      Map<String, Long> v = new HashMap<>(c.totals());
+      v.put("trials", c.trials());
+      b.append("- `").append(c.name()).append("`: ").append(fill(POSTGRES, v));
     }
     b.append('\n');
   }
