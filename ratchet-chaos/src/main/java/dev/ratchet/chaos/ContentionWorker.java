@@ -74,7 +74,7 @@ public final class ContentionWorker {
       Set<String> done = new HashSet<>();
       while (!open.isEmpty()) {
         if (System.nanoTime() > deadline) {
-          CrashWorker.say("DEADLINE " + open.size());
+          ChaosAgent.say("DEADLINE " + open.size());
           return;
         }
         String runId = open.get(rnd.nextInt(open.size()));
@@ -88,7 +88,7 @@ public final class ContentionWorker {
         }
       }
     }
-    CrashWorker.say("IDLE");
+    ChaosAgent.say("IDLE");
   }
 
   /** One visit to a run; true when the run is seen to have left RUNNING. */
@@ -107,20 +107,20 @@ public final class ContentionWorker {
       boolean exists = store.load(task.taskId(), runId).isPresent();
       run = exists ? ratchet.resume(task, runId, adapter) : ratchet.start(task, runId, adapter);
       if (run.recovery() != null && !"nothing".equals(run.recovery().did())) {
-        CrashWorker.say("RECOVERED " + runId + " " + run.recovery().did());
+        ChaosAgent.say("RECOVERED " + runId + " " + run.recovery().did());
       }
       int steps = maxSteps <= 0 ? 30 : 1 + rnd.nextInt(maxSteps);
       for (int i = 0; i < steps && run.state().phase() == Phase.RUNNING; i++) {
         if (rnd.nextInt(100) < stallPercent) {
           long ms = ttl.toMillis() + 1 + rnd.nextInt((int) ttl.toMillis() + 1);
-          CrashWorker.say("STALL " + runId + " " + ms);
+          ChaosAgent.say("STALL " + runId + " " + ms);
           LockSupport.parkNanos(Duration.ofMillis(ms).toNanos());
         }
         long before = run.generation();
-        boolean frozen = !CrashWorker.step(run, ChaosTasks.Kind.LEDGER);
+        boolean frozen = !ChaosAgent.step(run, ChaosTasks.Kind.LEDGER);
         if (run.generation() > before) {
           // The generation this worker's commit made: two claims of one would be two winners.
-          CrashWorker.say("STEP " + runId + " " + run.generation() + " " + workerId);
+          ChaosAgent.say("STEP " + runId + " " + run.generation() + " " + workerId);
         }
         if (frozen) {
           break;
@@ -132,16 +132,16 @@ public final class ContentionWorker {
             s.stopReason() != null
                 ? s.stopReason()
                 : s.review() != null ? s.review().reason() : "-";
-        CrashWorker.say("END " + runId + " " + s.phase().wireName() + " " + reason);
+        ChaosAgent.say("END " + runId + " " + s.phase().wireName() + " " + reason);
         return true;
       }
       return false;
     } catch (RatchetException e) {
-      CrashWorker.say("RETRY " + runId + " " + e.code());
+      ChaosAgent.say("RETRY " + runId + " " + e.code());
       if (e.code() != ErrorCode.FENCED
           && e.code() != ErrorCode.STORE_UNAVAILABLE
           && e.code() != ErrorCode.STALE_OBSERVATION) {
-        CrashWorker.say(
+        ChaosAgent.say(
             "ERROR "
                 + runId
                 + " "
@@ -156,7 +156,7 @@ public final class ContentionWorker {
         try {
           run.close();
         } catch (RatchetException e) {
-          CrashWorker.say("RETRY " + runId + " release-" + e.code());
+          ChaosAgent.say("RETRY " + runId + " release-" + e.code());
         }
       }
     }

@@ -3,18 +3,15 @@ package dev.ratchet.chaos;
 import dev.ratchet.CrashPoint;
 import dev.ratchet.CrashSeam;
 import dev.ratchet.ErrorCode;
-import dev.ratchet.Proposal;
 import dev.ratchet.Ratchet;
 import dev.ratchet.RatchetException;
 import dev.ratchet.Run;
-import dev.ratchet.StepOutcome;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapters.IdempotentHttpAdapter;
 import dev.ratchet.adapters.LedgerApi;
 import dev.ratchet.adapters.WorkspaceAdapter;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.jdbc.StoreOptions;
-import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TaskSpec;
@@ -23,14 +20,12 @@ import dev.ratchet.testkit.ResendingAdapter;
 import dev.ratchet.testkit.SeededEntropy;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,7 +46,6 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Args: {@code workerId batchDir canary(true|false)}.
  */
 public final class CrashWorker {
-  private static final PrintStream OUT = System.out;
   private static final Duration GIVE_UP = Duration.ofSeconds(75);
 
   /** The crash window armed on this thread (its run's plan) and how often it was reached. */
@@ -76,7 +70,7 @@ public final class CrashWorker {
     StoreOptions options = StoreOptions.defaults(clock).withCrashSeam(seam);
     ExecutorService pool = Executors.newCachedThreadPool();
     try (BatchStores stores = BatchStores.open(Path.of(args[1]), options)) {
-      say("READY");
+      ChaosAgent.say("READY");
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       String line;
@@ -101,7 +95,7 @@ public final class CrashWorker {
     if (armed == null || point != armed.plan.point() || ++armed.visits != armed.plan.visit()) {
       return;
     }
-    say("SEAM " + armed.plan.seed() + " " + point);
+    ChaosAgent.say("SEAM " + armed.plan.seed() + " " + point);
     while (true) {
       LockSupport.park(); // until the supervisor's SIGKILL
     }
@@ -136,7 +130,8 @@ public final class CrashWorker {
         runToEnd(ratchet, store, plan, a.adapter(), clock, new Random(entropySeed));
       }
     } catch (RuntimeException e) {
-      say("ERROR " + seed + " " + e.getClass().getSimpleName() + " " + oneLine(e.getMessage()));
+      ChaosAgent.say(
+          "ERROR " + seed + " " + e.getClass().getSimpleName() + " " + oneLine(e.getMessage()));
     } finally {
       ARMED.remove();
     }
@@ -207,7 +202,7 @@ public final class CrashWorker {
       try (Run run =
           exists ? ratchet.resume(task, runId, adapter) : ratchet.start(task, runId, adapter)) {
         if (exists && run.recovery() != null && !run.recovery().did().equals("nothing")) {
-          say("RECOVERED " + seed + " " + run.recovery().did());
+          ChaosAgent.say("RECOVERED " + seed + " " + run.recovery().did());
         }
         drive(run, plan, approver, rnd);
         RunState s = run.state();
@@ -218,22 +213,22 @@ public final class CrashWorker {
             s.stopReason() != null
                 ? s.stopReason()
                 : s.review() != null ? s.review().reason() : "-";
-        say("END " + seed + " " + s.phase().wireName() + " " + reason);
+        ChaosAgent.say("END " + seed + " " + s.phase().wireName() + " " + reason);
         return;
       } catch (RatchetException e) {
-        say("RETRY " + seed + " " + e.code());
+        ChaosAgent.say("RETRY " + seed + " " + e.code());
         boolean lostStart = !exists && e.code() == ErrorCode.CONTRACT; // another worker started it
         if (!lostStart
             && e.code() != ErrorCode.FENCED
             && e.code() != ErrorCode.STORE_UNAVAILABLE
             && e.code() != ErrorCode.STALE_OBSERVATION) {
-          say("ERROR " + seed + " " + e.code() + " " + oneLine(e.getMessage()));
+          ChaosAgent.say("ERROR " + seed + " " + e.code() + " " + oneLine(e.getMessage()));
           return;
         }
         LockSupport.parkNanos(Duration.ofMillis(5 + rnd.nextInt(45)).toNanos());
       }
     }
-    say("GAVEUP " + seed);
+    ChaosAgent.say("GAVEUP " + seed);
   }
 
   /** Steps the run; on a short lease it sometimes stalls past the lease first. */
@@ -242,13 +237,13 @@ public final class CrashWorker {
     while (run.state().phase() == Phase.RUNNING && guard++ < 30) {
       if (plan.stallPermille() > rnd.nextInt(1000)) {
         long ms = plan.ttlMs() + rnd.nextInt((int) (2 * plan.ttlMs()));
-        say("STALL " + plan.seed() + " " + ms);
+        ChaosAgent.say("STALL " + plan.seed() + " " + ms);
         LockSupport.parkNanos(Duration.ofMillis(ms).toNanos());
       }
       long before = run.generation();
-      boolean frozen = !step(run, plan.kind(), approver);
+      boolean frozen = !ChaosAgent.step(run, plan.kind(), approver);
       if (run.generation() > before) {
-        say("STEP " + plan.seed() + " " + run.generation());
+        ChaosAgent.say("STEP " + plan.seed() + " " + run.generation());
       }
       if (frozen) {
         break;
@@ -260,50 +255,7 @@ public final class CrashWorker {
     return "trial-" + seed;
   }
 
-  /**
-   * One step of the deterministic agent on a running run: reconcile a pending write, or the next
-   * write by the plan cursor, or the verification, or finish. False when an execution froze.
-   */
-  static boolean step(Run run, ChaosTasks.Kind kind) {
-    return step(run, kind, null);
-  }
-
-  /** As {@link #step(Run, ChaosTasks.Kind)}; {@code approver} approves gated writes (or null). */
-  static boolean step(Run run, ChaosTasks.Kind kind, ChaosApprover approver) {
-    RunState s = run.state();
-    if (s.pending() != null) {
-      if (approver != null) {
-        approver.approvePending(run); // none was consumed before the crash: deliver one
-      }
-      run.reconcile();
-      return true;
-    }
-    int cursor = (int) s.cursor();
-    String id = "s" + cursor + "-" + s.usage().proposals();
-    if (cursor < ChaosTasks.WRITES) {
-      Map.Entry<String, JsonObject> w = ChaosTasks.write(kind, cursor);
-      Proposal p = run.propose(run.action(id, w.getKey(), w.getValue()));
-      if (p.kind() == Proposal.Kind.PENDING && approver != null) {
-        approver.approvePending(run);
-      }
-      return p.kind() != Proposal.Kind.PENDING || run.execute(id).kind() != StepOutcome.Kind.FROZEN;
-    } else if (cursor == ChaosTasks.WRITES) {
-      Map.Entry<String, JsonObject> v = ChaosTasks.verification(kind);
-      run.apply(run.action(id, v.getKey(), v.getValue()));
-    } else {
-      run.apply(run.action(id, "finish", JsonObject.EMPTY));
-    }
-    return true;
-  }
-
   private static String oneLine(String s) {
     return s == null ? "" : s.replace('\n', ' ');
-  }
-
-  static void say(String line) {
-    synchronized (OUT) {
-      OUT.println(line);
-      OUT.flush();
-    }
   }
 }
