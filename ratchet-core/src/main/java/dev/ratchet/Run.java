@@ -1,10 +1,14 @@
 package dev.ratchet;
 
 import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.internal.Engine;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.RunState;
+import dev.ratchet.outcome.Proposal;
+import dev.ratchet.outcome.Recovery;
+import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.Lease;
 import java.util.List;
 

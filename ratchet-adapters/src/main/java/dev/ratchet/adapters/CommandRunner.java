@@ -1,8 +1,8 @@
 package dev.ratchet.adapters;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapters.internal.BoundedProcess;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package dev.ratchet.adapters;
 
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import java.net.URLEncoder;

@@ -1,9 +1,5 @@
 package dev.ratchet.adapters;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.CrashSeam;
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.AdapterOutcome;
@@ -15,6 +11,8 @@ import dev.ratchet.adapter.Verification;
 import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.adapters.internal.HttpCalls;
 import dev.ratchet.adapters.internal.ServiceReceipts;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonArray;
@@ -23,6 +21,8 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.json.Text;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.Fence;
 import java.net.URI;
 import java.net.URLEncoder;

@@ -1,14 +1,14 @@
 package dev.ratchet.adapters;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.ratchet.CrashSeam;
-import dev.ratchet.Entropy;
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
-import dev.ratchet.Seams;
 import dev.ratchet.adapters.internal.LedgerHttp;
 import dev.ratchet.adapters.internal.LedgerStore;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.seam.CrashSeam;
+import dev.ratchet.seam.Entropy;
+import dev.ratchet.seam.Seams;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

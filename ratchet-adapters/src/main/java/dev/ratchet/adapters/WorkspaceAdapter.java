@@ -1,10 +1,5 @@
 package dev.ratchet.adapters;
 
-import dev.ratchet.CrashSeam;
-import dev.ratchet.Entropy;
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
-import dev.ratchet.Seams;
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.AdapterOutcome;
 import dev.ratchet.adapter.ApprovalBinding;
@@ -23,8 +18,13 @@ import dev.ratchet.adapters.internal.WorkspaceActions;
 import dev.ratchet.adapters.internal.WorkspaceLock;
 import dev.ratchet.adapters.internal.WorkspaceVerifier;
 import dev.ratchet.adapters.internal.WorkspaceWriter;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.Text;
+import dev.ratchet.seam.CrashSeam;
+import dev.ratchet.seam.Entropy;
+import dev.ratchet.seam.Seams;
 import dev.ratchet.store.Fence;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -4,10 +4,10 @@ import static dev.ratchet.adapters.Workspaces.fence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.Verification;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,9 +5,9 @@ import static dev.ratchet.adapters.Workspaces.none;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.Observation;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -2,17 +2,17 @@ package dev.ratchet.adapters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.CrashSeam;
-import dev.ratchet.Proposal;
 import dev.ratchet.Run;
-import dev.ratchet.StepOutcome;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.Budgets;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.outcome.Proposal;
+import dev.ratchet.outcome.StepOutcome;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.testkit.CrashPlan;
 import dev.ratchet.testkit.KeyChangingAdapter;
 import dev.ratchet.testkit.RuntimeFixture;

@@ -6,15 +6,15 @@ import static dev.ratchet.adapters.Workspaces.sha;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.AdapterOutcome;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.adapters.internal.IntentRecord;
 import dev.ratchet.adapters.internal.ReceiptJournal;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.testkit.ManualClock;
 import dev.ratchet.testkit.SimulatedCrash;
 import java.nio.file.Path;

@@ -5,10 +5,10 @@ import static dev.ratchet.adapters.Workspaces.none;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.WriteIntent;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;

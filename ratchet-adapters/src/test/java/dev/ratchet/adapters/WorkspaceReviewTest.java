@@ -4,12 +4,12 @@ import static dev.ratchet.adapters.Workspaces.sha;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.Proposal;
 import dev.ratchet.Run;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.outcome.Proposal;
+import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.testkit.CrashPlan;
 import dev.ratchet.testkit.RuntimeFixture;
 import dev.ratchet.testkit.SeededEntropy;

@@ -2,10 +2,10 @@ package dev.ratchet.adapters;
 
 import static dev.ratchet.adapters.Workspaces.sha;
 
-import dev.ratchet.CrashSeam;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.testkit.RuntimeFixture;
 import dev.ratchet.testkit.SeededEntropy;
 import java.io.IOException;

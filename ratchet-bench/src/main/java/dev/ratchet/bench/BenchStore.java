@@ -1,9 +1,7 @@
 package dev.ratchet.bench;
 
-import dev.ratchet.Entropy;
-import dev.ratchet.ErrorCode;
 import dev.ratchet.Ratchet;
-import dev.ratchet.Seams;
+import dev.ratchet.error.ErrorCode;
 import dev.ratchet.jdbc.CommitStats;
 import dev.ratchet.jdbc.Database;
 import dev.ratchet.jdbc.JdbcStore;
@@ -12,6 +10,8 @@ import dev.ratchet.jdbc.StoreOptions;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Budgets;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.seam.Entropy;
+import dev.ratchet.seam.Seams;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretKey;
 import dev.ratchet.sign.TrustRoot;

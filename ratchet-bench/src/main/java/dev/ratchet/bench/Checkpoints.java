@@ -1,6 +1,5 @@
 package dev.ratchet.bench;
 
-import dev.ratchet.Proposal;
 import dev.ratchet.Run;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Fields;
@@ -11,6 +10,7 @@ import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.outcome.Proposal;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.testkit.InMemoryWorkspace;
 import dev.ratchet.testkit.RuntimeFixture;

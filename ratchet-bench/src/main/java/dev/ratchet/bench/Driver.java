@@ -1,8 +1,8 @@
 package dev.ratchet.bench;
 
 import dev.ratchet.Run;
-import dev.ratchet.StepOutcome;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.testkit.InMemoryWorkspace;
 

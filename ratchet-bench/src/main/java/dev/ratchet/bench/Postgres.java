@@ -74,7 +74,8 @@ final class Postgres {
     Database owner = Database.postgres(URL, OWNER, PASSWORD).withSchema(schema).withPoolSize(16);
     JdbcStore.open(
             owner,
-            StoreOptions.defaults(dev.ratchet.Seams.systemClock()).withOpenMode(OpenMode.CREATE))
+            StoreOptions.defaults(dev.ratchet.seam.Seams.systemClock())
+                .withOpenMode(OpenMode.CREATE))
         .close();
     PostgresAccess.grantWorker(owner, WORKER);
     String body = "x".repeat(checkpointBytes);

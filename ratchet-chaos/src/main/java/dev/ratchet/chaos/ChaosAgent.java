@@ -1,10 +1,10 @@
 package dev.ratchet.chaos;
 
-import dev.ratchet.Proposal;
 import dev.ratchet.Run;
-import dev.ratchet.StepOutcome;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.RunState;
+import dev.ratchet.outcome.Proposal;
+import dev.ratchet.outcome.StepOutcome;
 import java.io.PrintStream;
 import java.util.Map;
 

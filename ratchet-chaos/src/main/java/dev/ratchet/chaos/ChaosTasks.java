@@ -180,7 +180,7 @@ final class ChaosTasks {
       InstantSource clock,
       String worker,
       Duration ttl,
-      dev.ratchet.CrashSeam seam,
+      dev.ratchet.seam.CrashSeam seam,
       long entropySeed) {
     SeededEntropy e = new SeededEntropy(seed ^ 0xa11ce);
     return Ratchet.builder()

@@ -1,7 +1,7 @@
 package dev.ratchet.chaos;
 
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapters.ReferenceService;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.testkit.ThrowawayPostgres;
 import java.nio.file.Files;
@@ -257,7 +257,7 @@ final class ContentionCampaign {
                 .map(dev.ratchet.store.StoredRun::generation)
                 .orElse(0L);
       } catch (RatchetException e) {
-        if (e.code() == dev.ratchet.ErrorCode.STORE_UNAVAILABLE) {
+        if (e.code() == dev.ratchet.error.ErrorCode.STORE_UNAVAILABLE) {
           t.inc("polls_while_db_down");
           return;
         }

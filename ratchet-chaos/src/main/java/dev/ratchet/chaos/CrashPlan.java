@@ -1,6 +1,6 @@
 package dev.ratchet.chaos;
 
-import dev.ratchet.CrashPoint;
+import dev.ratchet.seam.CrashPoint;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;

@@ -1,20 +1,20 @@
 package dev.ratchet.chaos;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.CrashSeam;
-import dev.ratchet.ErrorCode;
 import dev.ratchet.Ratchet;
-import dev.ratchet.RatchetException;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapters.IdempotentHttpAdapter;
 import dev.ratchet.adapters.LedgerApi;
 import dev.ratchet.adapters.WorkspaceAdapter;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.jdbc.StoreOptions;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.testkit.KeyChangingAdapter;
 import dev.ratchet.testkit.ResendingAdapter;
 import dev.ratchet.testkit.SeededEntropy;

@@ -158,10 +158,10 @@ final class ReliabilityReport {
     target(
         b,
         "SIGKILLs in every crash window of the runtime ("
-            + dev.ratchet.CrashPoint.values().length
+            + dev.ratchet.seam.CrashPoint.values().length
             + ")",
         crash.totals().keySet().stream().filter(k -> k.startsWith("seam.")).count()
-            == dev.ratchet.CrashPoint.values().length);
+            == dev.ratchet.seam.CrashPoint.values().length);
     target(b, "≥ 100,000 tamper mutations", tamper.get("mutations") >= 100_000);
     target(
         b,

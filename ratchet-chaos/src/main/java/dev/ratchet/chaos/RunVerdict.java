@@ -1,6 +1,5 @@
 package dev.ratchet.chaos;
 
-import dev.ratchet.CrashSeam;
 import dev.ratchet.Ratchet;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapters.LedgerApi;
@@ -9,6 +8,7 @@ import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.RecordSet;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,10 +1,9 @@
 package dev.ratchet.chaos;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.Proposal;
 import dev.ratchet.Ratchet;
-import dev.ratchet.RatchetException;
 import dev.ratchet.Run;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.jdbc.Database;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.jdbc.OpenMode;
@@ -13,6 +12,7 @@ import dev.ratchet.jdbc.TraceAudit;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.outcome.Proposal;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretKey;
 import dev.ratchet.store.RecordSet;

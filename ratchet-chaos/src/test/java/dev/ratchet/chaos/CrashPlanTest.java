@@ -2,7 +2,7 @@ package dev.ratchet.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratchet.CrashPoint;
+import dev.ratchet.seam.CrashPoint;
 import java.util.EnumMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

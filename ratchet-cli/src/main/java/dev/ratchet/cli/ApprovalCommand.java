@@ -1,17 +1,17 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.CrashSeam;
-import dev.ratchet.RatchetException;
 import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.KeyConfig;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.StoreFactory;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.SecretKey;
 import dev.ratchet.store.InboxItem;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 

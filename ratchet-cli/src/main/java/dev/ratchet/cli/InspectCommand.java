@@ -1,6 +1,5 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.CrashSeam;
 import dev.ratchet.cli.internal.Records;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
@@ -12,6 +11,7 @@ import dev.ratchet.json.JsonNull;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.RunState;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.RecordSet;
 import java.io.PrintWriter;

@@ -1,8 +1,5 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.CrashSeam;
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.cli.internal.Home;
 import dev.ratchet.cli.internal.KeyConfig;
 import dev.ratchet.cli.internal.KeyFiles;
@@ -14,9 +11,12 @@ import dev.ratchet.cli.internal.Stores;
 import dev.ratchet.cli.internal.Table;
 import dev.ratchet.cli.internal.TaskFile;
 import dev.ratchet.cli.internal.Views;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretKey;
 import dev.ratchet.store.CheckpointStore;

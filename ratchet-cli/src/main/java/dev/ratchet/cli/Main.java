@@ -7,9 +7,9 @@ import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 
 /**
- * The {@code ratchet} command. Exit codes (docs/cli.md) derive from {@link dev.ratchet.ErrorCode}:
- * 0 ok, 1 internal error, 2 bad usage or input, 3 refused fail-closed, 4 frozen (needs review or
- * approval), 5 store unavailable.
+ * The {@code ratchet} command. Exit codes (docs/cli.md) derive from {@link
+ * dev.ratchet.error.ErrorCode}: 0 ok, 1 internal error, 2 bad usage or input, 3 refused
+ * fail-closed, 4 frozen (needs review or approval), 5 store unavailable.
  */
 public final class Main {
   private Main() {}

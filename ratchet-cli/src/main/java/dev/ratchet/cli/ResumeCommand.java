@@ -1,8 +1,6 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.CrashSeam;
 import dev.ratchet.Ratchet;
-import dev.ratchet.Recovery;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.cli.internal.Driver;
@@ -10,6 +8,8 @@ import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.TaskFile;
+import dev.ratchet.outcome.Recovery;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.CheckpointStore;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;

@@ -1,7 +1,5 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.CrashSeam;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.KeyConfig;
@@ -10,6 +8,7 @@ import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.Table;
 import dev.ratchet.cli.internal.Views;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
@@ -18,6 +17,7 @@ import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.SecretKey;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.InboxItem;

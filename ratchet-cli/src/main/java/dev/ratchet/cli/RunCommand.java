@@ -1,7 +1,5 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.CrashSeam;
-import dev.ratchet.RatchetException;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.cli.internal.Driver;
@@ -11,6 +9,8 @@ import dev.ratchet.cli.internal.Settings;
 import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.TaskFile;
 import dev.ratchet.cli.internal.TaskRegistry;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.seam.CrashSeam;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import picocli.CommandLine.Command;

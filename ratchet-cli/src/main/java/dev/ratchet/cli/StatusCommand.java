@@ -1,16 +1,16 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.CrashSeam;
-import dev.ratchet.RatchetException;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.Table;
 import dev.ratchet.cli.internal.Views;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.RunState;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.CheckpointStore;
 import java.nio.file.Path;
 import java.util.ArrayList;

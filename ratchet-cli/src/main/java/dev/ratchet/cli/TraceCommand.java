@@ -1,6 +1,5 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.CrashSeam;
 import dev.ratchet.cli.internal.ChainAudit;
 import dev.ratchet.cli.internal.Records;
 import dev.ratchet.cli.internal.Services;
@@ -10,6 +9,7 @@ import dev.ratchet.cli.internal.Table;
 import dev.ratchet.cli.internal.Views;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.RecordSet;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -1,10 +1,10 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.CrashSeam;
 import dev.ratchet.cli.internal.ChainAudit;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.StoreFactory;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.RecordSet;
 import java.nio.file.Path;
 import java.util.Map;

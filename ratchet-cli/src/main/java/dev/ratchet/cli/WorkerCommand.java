@@ -1,10 +1,6 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.ErrorCode;
 import dev.ratchet.Ratchet;
-import dev.ratchet.RatchetException;
-import dev.ratchet.Recovery;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.cli.internal.Driver;
@@ -16,9 +12,13 @@ import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.TaskFile;
 import dev.ratchet.cli.internal.TaskRegistry;
 import dev.ratchet.cli.internal.Views;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.RunState;
+import dev.ratchet.outcome.Recovery;
+import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.store.InboxItem;
 import java.nio.file.Path;
 import java.time.Duration;

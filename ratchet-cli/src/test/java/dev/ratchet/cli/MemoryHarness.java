@@ -62,7 +62,7 @@ final class MemoryHarness {
 
           @Override
           public EnvironmentAdapter open(
-              TaskSpec task, JsonObject connect, boolean prepare, dev.ratchet.CrashSeam seam) {
+              TaskSpec task, JsonObject connect, boolean prepare, dev.ratchet.seam.CrashSeam seam) {
             return workspace;
           }
         };

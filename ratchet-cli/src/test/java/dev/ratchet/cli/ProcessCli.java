@@ -82,7 +82,7 @@ final class ProcessCli {
    * by the same code as {@code ratchet keys generate} without starting a JVM for each.
    */
   ProcessCli keys() {
-    dev.ratchet.Entropy entropy = dev.ratchet.Seams.secureEntropy();
+    dev.ratchet.seam.Entropy entropy = dev.ratchet.seam.Seams.secureEntropy();
     dev.ratchet.cli.internal.KeyFiles.create(home().resolve("keys/ckpt-1.key"), entropy);
     dev.ratchet.cli.internal.KeyFiles.activate(home().resolve("keys"), "ckpt-1");
     dev.ratchet.cli.internal.KeyFiles.create(home().resolve("approvers/alice.key"), entropy);

@@ -2,10 +2,10 @@ package dev.ratchet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratchet.CrashPoint;
 import dev.ratchet.Ratchet;
 import dev.ratchet.cli.internal.KeyConfig;
 import dev.ratchet.cli.internal.TaskFile;
+import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.testkit.CrashPlan;
 import dev.ratchet.testkit.SeededEntropy;
 import dev.ratchet.testkit.SimulatedCrash;

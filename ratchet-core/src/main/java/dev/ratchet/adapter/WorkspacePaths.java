@@ -1,6 +1,6 @@
 package dev.ratchet.adapter;
 
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Text;
 
 /**

@@ -1,10 +1,10 @@
 package dev.ratchet.internal;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.WriteIntent;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Fields;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.TaskSpec;

@@ -1,7 +1,7 @@
 package dev.ratchet.internal;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.Json;

@@ -1,13 +1,9 @@
 package dev.ratchet.internal;
 
-import dev.ratchet.CommitRefused;
-import dev.ratchet.CrashPoint;
-import dev.ratchet.ErrorCode;
-import dev.ratchet.Proposal;
-import dev.ratchet.RatchetException;
-import dev.ratchet.StepOutcome;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Action;
@@ -15,6 +11,10 @@ import dev.ratchet.model.Phase;
 import dev.ratchet.model.PhaseTransitions;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TraceEvent;
+import dev.ratchet.outcome.Proposal;
+import dev.ratchet.outcome.StepOutcome;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.store.CommitRefused;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
 import dev.ratchet.store.Lease;

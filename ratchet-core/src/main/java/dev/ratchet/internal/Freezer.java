@@ -1,13 +1,13 @@
 package dev.ratchet.internal;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.StepOutcome;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
+import dev.ratchet.error.ErrorCode;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.ReviewCase;
+import dev.ratchet.outcome.StepOutcome;
 
 /**
  * Freezes a run into {@code needs_review} with every piece of evidence kept (SPEC §8, D13): the

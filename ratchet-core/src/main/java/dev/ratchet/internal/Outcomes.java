@@ -1,7 +1,7 @@
 package dev.ratchet.internal;
 
-import dev.ratchet.ErrorCode;
 import dev.ratchet.adapter.Receipt;
+import dev.ratchet.error.ErrorCode;
 import dev.ratchet.json.JsonObject;
 
 /** Trace outcome names and details (reference-behaviour §1.13), kept in one place. */

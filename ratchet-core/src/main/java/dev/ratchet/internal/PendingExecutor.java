@@ -1,18 +1,18 @@
 package dev.ratchet.internal;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
-import dev.ratchet.StepOutcome;
 import dev.ratchet.adapter.AdapterOutcome;
 import dev.ratchet.adapter.ApprovalBinding;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.outcome.StepOutcome;
+import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.store.RecordSet;
 import java.util.List;
 import java.util.Optional;

@@ -1,17 +1,17 @@
 package dev.ratchet.internal;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
-import dev.ratchet.StepOutcome;
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Verification;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TraceEvent;
 import dev.ratchet.model.VerifiedEvidence;
+import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.RecordSet;
 
 /**

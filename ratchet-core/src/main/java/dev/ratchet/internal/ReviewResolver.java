@@ -1,10 +1,9 @@
 package dev.ratchet.internal;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
-import dev.ratchet.StepOutcome;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
@@ -12,6 +11,7 @@ import dev.ratchet.model.Phase;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.RecordSet;
 import java.util.ArrayList;

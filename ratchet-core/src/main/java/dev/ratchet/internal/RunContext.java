@@ -1,11 +1,11 @@
 package dev.ratchet.internal;
 
-import dev.ratchet.CrashSeam;
-import dev.ratchet.Entropy;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.seam.CrashSeam;
+import dev.ratchet.seam.Entropy;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.CheckpointStore;

@@ -1,15 +1,15 @@
 package dev.ratchet.internal;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
-import dev.ratchet.Recovery;
-import dev.ratchet.StepOutcome;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.Usage;
+import dev.ratchet.outcome.Recovery;
+import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.SetHead;

@@ -1,6 +1,6 @@
 package dev.ratchet.json;
 
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.RatchetException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

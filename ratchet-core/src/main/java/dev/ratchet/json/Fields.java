@@ -1,6 +1,6 @@
 package dev.ratchet.json;
 
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.RatchetException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.ratchet.json;
 
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.RatchetException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;

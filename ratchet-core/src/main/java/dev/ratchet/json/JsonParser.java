@@ -1,6 +1,6 @@
 package dev.ratchet.json;
 
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.RatchetException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

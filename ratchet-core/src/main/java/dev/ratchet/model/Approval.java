@@ -41,7 +41,7 @@ public record Approval(
       String nonce) {
     PendingIntent p = s.pending();
     if (p == null) {
-      throw dev.ratchet.RatchetException.contract(
+      throw dev.ratchet.error.RatchetException.contract(
           "pending: the run has no pending write to approve");
     }
     return new Approval(

@@ -19,14 +19,14 @@ public record Budgets(long maxProposals, long maxSteps, long maxWallTimeMs, long
     check("max_wall_time_ms", maxWallTimeMs, 1, Long.MAX_VALUE);
     check("max_cost", maxCost, 0, Long.MAX_VALUE);
     if (maxProposals < maxSteps) {
-      throw dev.ratchet.RatchetException.contract(
+      throw dev.ratchet.error.RatchetException.contract(
           "budgets.max_proposals: must be at least budgets.max_steps");
     }
   }
 
   private static void check(String name, long v, long min, long max) {
     if (v < min || v > max) {
-      throw dev.ratchet.RatchetException.contract(
+      throw dev.ratchet.error.RatchetException.contract(
           "budgets." + name + ": must be an integer from " + min + " to " + max);
     }
   }

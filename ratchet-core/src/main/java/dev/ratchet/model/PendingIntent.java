@@ -21,7 +21,8 @@ public record PendingIntent(
     Text.requireHex64("intent_digest", intentDigest);
     Objects.requireNonNull(preState, "preState");
     if (action.idempotencyKey() == null) {
-      throw dev.ratchet.RatchetException.contract("pending.action.idempotency_key: must be set");
+      throw dev.ratchet.error.RatchetException.contract(
+          "pending.action.idempotency_key: must be set");
     }
   }
 

@@ -28,6 +28,6 @@ public enum Phase {
         return p;
       }
     }
-    throw dev.ratchet.RatchetException.contract(path + ": unknown phase '" + s + "'");
+    throw dev.ratchet.error.RatchetException.contract(path + ": unknown phase '" + s + "'");
   }
 }

@@ -32,23 +32,23 @@ public record ReviewCase(
   public ReviewCase {
     Text.require("case_id", caseId);
     if (!Set.of(RECEIPT_CONFLICT, ENVIRONMENT_DRIFT, RECEIPT_UNBOUND).contains(reason)) {
-      throw dev.ratchet.RatchetException.contract("review.reason: unknown '" + reason + "'");
+      throw dev.ratchet.error.RatchetException.contract("review.reason: unknown '" + reason + "'");
     }
     Objects.requireNonNull(observation, "observation");
     if (!ENVIRONMENT_DRIFT.equals(reason)) {
       if (pending == null || observedReceipt == null) {
-        throw dev.ratchet.RatchetException.contract(
+        throw dev.ratchet.error.RatchetException.contract(
             "review: a receipt case keeps the pending intent and the receipt");
       }
     }
     if (observedReceipt != null
         && !observedReceipt.fingerprint().equals(observedReceiptFingerprint)) {
-      throw dev.ratchet.RatchetException.contract(
+      throw dev.ratchet.error.RatchetException.contract(
           "review.observed_receipt_fingerprint: does not match the receipt");
     }
     if (RECEIPT_CONFLICT.equals(reason)) {
       if (observedReceipt.intentDigest().equals(pending.intentDigest())) {
-        throw dev.ratchet.RatchetException.contract(
+        throw dev.ratchet.error.RatchetException.contract(
             "review: a receipt conflict needs a receipt with a different intent");
       }
     }

@@ -57,7 +57,7 @@ public record TaskSpec(
     Objects.requireNonNull(verifier, "verifier");
     for (String k : approvalRequired) {
       if (!actionKinds.contains(k) && !CONTROL_KINDS.contains(k)) {
-        throw dev.ratchet.RatchetException.contract(
+        throw dev.ratchet.error.RatchetException.contract(
             "approval_required: '" + k + "' is not one of action_kinds or finish/cancel");
       }
     }

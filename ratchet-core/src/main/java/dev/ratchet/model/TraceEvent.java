@@ -25,7 +25,7 @@ public record TraceEvent(
 
   public TraceEvent {
     if (sequence < 1) {
-      throw dev.ratchet.RatchetException.contract("trace.sequence: must be >= 1");
+      throw dev.ratchet.error.RatchetException.contract("trace.sequence: must be >= 1");
     }
     Text.require("trace.outcome", outcome);
     Objects.requireNonNull(detail, "detail");

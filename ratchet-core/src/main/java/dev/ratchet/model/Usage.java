@@ -9,7 +9,7 @@ import dev.ratchet.json.JsonValue;
 public record Usage(long proposals, long steps, long cost, long startedAtMs) {
   public Usage {
     if (proposals < 0 || steps < 0 || cost < 0 || startedAtMs < 0) {
-      throw dev.ratchet.RatchetException.contract("usage: counters must be >= 0");
+      throw dev.ratchet.error.RatchetException.contract("usage: counters must be >= 0");
     }
   }
 

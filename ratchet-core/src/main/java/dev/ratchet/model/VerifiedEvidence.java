@@ -14,7 +14,7 @@ public record VerifiedEvidence(long revision, String stateFingerprint, long trac
   public VerifiedEvidence {
     Text.requireHex64("verified.state_fingerprint", stateFingerprint);
     if (traceSequence < 1) {
-      throw dev.ratchet.RatchetException.contract("verified.trace_sequence: must be >= 1");
+      throw dev.ratchet.error.RatchetException.contract("verified.trace_sequence: must be >= 1");
     }
   }
 

@@ -1,6 +1,6 @@
 package dev.ratchet.sign;
 
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Text;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -40,7 +40,8 @@ public final class Hmac {
       return mac.doFinal(message);
     } catch (GeneralSecurityException e) {
       // The message names the algorithm only; never the key.
-      throw new RatchetException(dev.ratchet.ErrorCode.INTERNAL, ALGORITHM + " unavailable", e);
+      throw new RatchetException(
+          dev.ratchet.error.ErrorCode.INTERNAL, ALGORITHM + " unavailable", e);
     } finally {
       java.util.Arrays.fill(material, (byte) 0);
     }

@@ -1,7 +1,7 @@
 package dev.ratchet.sign;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

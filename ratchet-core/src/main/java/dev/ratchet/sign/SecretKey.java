@@ -1,6 +1,6 @@
 package dev.ratchet.sign;
 
-import dev.ratchet.ErrorCode;
+import dev.ratchet.error.ErrorCode;
 import dev.ratchet.json.Text;
 import java.util.Arrays;
 import java.util.Objects;
@@ -23,7 +23,7 @@ public final class SecretKey {
     this.id = Text.require("key_id", id);
     this.failure = Objects.requireNonNull(failure, "failure");
     if (material == null || material.length < MIN_BYTES) {
-      throw dev.ratchet.RatchetException.contract(
+      throw dev.ratchet.error.RatchetException.contract(
           "key '" + id + "': key material must be at least " + MIN_BYTES + " bytes");
     }
     this.material = material.clone();

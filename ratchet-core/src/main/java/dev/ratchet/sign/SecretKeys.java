@@ -1,8 +1,8 @@
 package dev.ratchet.sign;
 
-import dev.ratchet.Entropy;
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.seam.Entropy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;

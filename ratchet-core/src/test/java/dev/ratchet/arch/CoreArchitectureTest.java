@@ -33,7 +33,7 @@ class CoreArchitectureTest {
   void clockAndRandomnessAreTouchedOnlyInTheSeams() {
     noClasses()
         .that()
-        .doNotHaveFullyQualifiedName("dev.ratchet.Seams")
+        .doNotHaveFullyQualifiedName("dev.ratchet.seam.Seams")
         .should()
         .callMethod(java.time.Instant.class, "now")
         .orShould()

@@ -1,6 +1,6 @@
 package dev.ratchet.jdbc;
 
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.SetHead;
 import java.util.List;

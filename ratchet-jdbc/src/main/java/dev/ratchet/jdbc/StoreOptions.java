@@ -1,6 +1,6 @@
 package dev.ratchet.jdbc;
 
-import dev.ratchet.CrashSeam;
+import dev.ratchet.seam.CrashSeam;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
@@ -21,8 +21,8 @@ import java.util.Objects;
  *     transaction (higher throughput under concurrency, one thread hand-off of latency)
  * @param maxBatch the most commits one group-commit transaction carries
  * @param crashSeam test seam reached between the content and the mark transaction of a split store
- *     ({@link dev.ratchet.CrashPoint#STORE_BETWEEN_CONTENT_AND_MARK}); {@link CrashSeam#NONE} in
- *     production
+ *     ({@link dev.ratchet.seam.CrashPoint#STORE_BETWEEN_CONTENT_AND_MARK}); {@link CrashSeam#NONE}
+ *     in production
  */
 public record StoreOptions(
     InstantSource clock,

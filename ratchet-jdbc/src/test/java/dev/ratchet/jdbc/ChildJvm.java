@@ -31,7 +31,7 @@ final class ChildJvm {
     Path jar = work.resolve("child.jar");
     try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
       for (Class<?> c :
-          List.of(KillChild.class, JdbcStore.class, dev.ratchet.RatchetException.class)) {
+          List.of(KillChild.class, JdbcStore.class, dev.ratchet.error.RatchetException.class)) {
         Path source = codeSource(c);
         if (Files.isDirectory(source)) {
           pack(source, out, c == KillChild.class ? "dev/ratchet/jdbc/KillChild" : "");

@@ -2,10 +2,10 @@ package dev.ratchet.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.CrashSeam;
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
 import dev.ratchet.store.RecordSet;

@@ -102,7 +102,7 @@ class PostgresProcessRaceTest {
         List.of(
             RaceChild.class,
             JdbcStore.class,
-            dev.ratchet.RatchetException.class,
+            dev.ratchet.error.RatchetException.class,
             org.postgresql.Driver.class,
             com.zaxxer.hikari.HikariDataSource.class,
             org.slf4j.LoggerFactory.class,

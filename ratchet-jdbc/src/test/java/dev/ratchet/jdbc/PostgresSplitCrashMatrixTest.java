@@ -1,7 +1,7 @@
 package dev.ratchet.jdbc;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.CrashSeam;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.testkit.CrashMatrixContract;
 import dev.ratchet.testkit.ManualClock;
 import dev.ratchet.testkit.RuntimeFixture;

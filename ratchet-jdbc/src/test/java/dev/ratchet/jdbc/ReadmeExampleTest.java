@@ -2,12 +2,12 @@ package dev.ratchet.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratchet.Proposal;
 import dev.ratchet.Ratchet;
 import dev.ratchet.Run;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.outcome.Proposal;
 import dev.ratchet.testkit.InMemoryWorkspace;
 import dev.ratchet.testkit.RuntimeFixture;
 import java.nio.file.Path;

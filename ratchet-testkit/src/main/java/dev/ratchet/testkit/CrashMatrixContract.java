@@ -2,15 +2,15 @@ package dev.ratchet.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.Proposal;
 import dev.ratchet.Run;
-import dev.ratchet.StepOutcome;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.outcome.Proposal;
+import dev.ratchet.outcome.StepOutcome;
+import dev.ratchet.seam.CrashPoint;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;

@@ -1,7 +1,7 @@
 package dev.ratchet.testkit;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.CrashSeam;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.seam.CrashSeam;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package dev.ratchet.testkit;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.CrashSeam;
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;

@@ -1,9 +1,5 @@
 package dev.ratchet.testkit;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.CrashSeam;
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.AdapterOutcome;
@@ -14,12 +10,16 @@ import dev.ratchet.adapter.Receipt;
 import dev.ratchet.adapter.Verification;
 import dev.ratchet.adapter.WorkspacePaths;
 import dev.ratchet.adapter.WriteIntent;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonArray;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.Fence;
 import java.time.InstantSource;
 import java.util.ArrayList;

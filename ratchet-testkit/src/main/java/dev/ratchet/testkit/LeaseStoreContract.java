@@ -3,8 +3,8 @@ package dev.ratchet.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseStore;

@@ -1,6 +1,5 @@
 package dev.ratchet.testkit;
 
-import dev.ratchet.CrashSeam;
 import dev.ratchet.Ratchet;
 import dev.ratchet.Run;
 import dev.ratchet.json.Canonical;
@@ -12,6 +11,7 @@ import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.Hmac;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretKey;
@@ -64,11 +64,13 @@ public final class RuntimeFixture {
     this.store = store;
     this.leases = leases;
     this.checkpointKey =
-        SecretKey.of("ckpt-1", entropy.bytes(32), dev.ratchet.ErrorCode.CHECKPOINT);
+        SecretKey.of("ckpt-1", entropy.bytes(32), dev.ratchet.error.ErrorCode.CHECKPOINT);
     this.keyRing = KeyRing.of(checkpointKey);
-    this.approverKey = SecretKey.of("alice", entropy.bytes(32), dev.ratchet.ErrorCode.APPROVAL);
+    this.approverKey =
+        SecretKey.of("alice", entropy.bytes(32), dev.ratchet.error.ErrorCode.APPROVAL);
     this.approvers = TrustRoot.approvers(Map.of("alice", approverKey));
-    this.reviewerKey = SecretKey.of("rita", entropy.bytes(32), dev.ratchet.ErrorCode.APPROVAL);
+    this.reviewerKey =
+        SecretKey.of("rita", entropy.bytes(32), dev.ratchet.error.ErrorCode.APPROVAL);
     this.reviewers = TrustRoot.reviewers(Map.of("rita", reviewerKey));
   }
 

@@ -1,6 +1,6 @@
 package dev.ratchet.testkit;
 
-import dev.ratchet.Entropy;
+import dev.ratchet.seam.Entropy;
 import java.util.Random;
 
 /**

@@ -1,6 +1,6 @@
 package dev.ratchet.testkit;
 
-import dev.ratchet.CrashPoint;
+import dev.ratchet.seam.CrashPoint;
 
 /**
  * Thrown by test seams to stop a runtime dead at a crash point. An {@link Error}, so no runtime

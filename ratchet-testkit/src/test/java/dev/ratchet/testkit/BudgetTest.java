@@ -4,9 +4,9 @@ import static dev.ratchet.testkit.Scenarios.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.Run;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.Budgets;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TaskSpec;

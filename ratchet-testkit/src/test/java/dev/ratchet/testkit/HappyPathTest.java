@@ -6,14 +6,14 @@ import static dev.ratchet.testkit.Scenarios.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.Proposal;
-import dev.ratchet.RatchetException;
 import dev.ratchet.Run;
-import dev.ratchet.StepOutcome;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.outcome.Proposal;
+import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.RecordSet;
 import org.junit.jupiter.api.Test;
 

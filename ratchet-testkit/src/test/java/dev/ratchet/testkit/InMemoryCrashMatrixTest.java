@@ -1,6 +1,6 @@
 package dev.ratchet.testkit;
 
-import dev.ratchet.CrashPoint;
+import dev.ratchet.seam.CrashPoint;
 import java.util.EnumSet;
 import java.util.Set;
 

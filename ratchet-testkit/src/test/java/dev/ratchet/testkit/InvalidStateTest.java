@@ -4,9 +4,9 @@ import static dev.ratchet.testkit.Scenarios.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.Run;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonNull;

@@ -4,10 +4,10 @@ import static dev.ratchet.testkit.Scenarios.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratchet.ErrorCode;
 import dev.ratchet.Ratchet;
-import dev.ratchet.RatchetException;
 import dev.ratchet.Run;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.TaskSpec;

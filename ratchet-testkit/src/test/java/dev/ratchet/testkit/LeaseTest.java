@@ -4,14 +4,14 @@ import static dev.ratchet.testkit.Scenarios.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.ratchet.CommitRefused;
-import dev.ratchet.CrashPoint;
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapter.Receipt;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.store.CommitRefused;
 import dev.ratchet.store.CommitResult;
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.Lease;

@@ -2,15 +2,15 @@ package dev.ratchet.adapters.internal;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import dev.ratchet.CrashPoint;
-import dev.ratchet.CrashSeam;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonLimits;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.json.Text;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.seam.CrashSeam;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,6 +1,6 @@
 package dev.ratchet.adapters.internal;
 
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonObject;

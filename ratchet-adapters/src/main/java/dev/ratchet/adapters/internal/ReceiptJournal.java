@@ -1,8 +1,8 @@
 package dev.ratchet.adapters.internal;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.Receipt;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.ratchet.adapters.internal;
 
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.Receipt;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.store.Fence;

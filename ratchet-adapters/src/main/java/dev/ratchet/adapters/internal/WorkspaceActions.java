@@ -1,10 +1,10 @@
 package dev.ratchet.adapters.internal;
 
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.WorkspacePaths;
 import dev.ratchet.adapter.WriteIntent;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;

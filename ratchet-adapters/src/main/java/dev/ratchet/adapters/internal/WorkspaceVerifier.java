@@ -1,9 +1,9 @@
 package dev.ratchet.adapters.internal;
 
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.Verification;
 import dev.ratchet.adapters.CommandResult;
 import dev.ratchet.adapters.CommandRunner;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonArray;

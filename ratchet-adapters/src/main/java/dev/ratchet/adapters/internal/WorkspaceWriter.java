@@ -1,15 +1,15 @@
 package dev.ratchet.adapters.internal;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.CrashSeam;
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.AdapterOutcome;
 import dev.ratchet.adapter.ApprovalBinding;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.adapter.WriteIntent;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.Fence;
 import java.io.IOException;
 import java.io.InputStream;

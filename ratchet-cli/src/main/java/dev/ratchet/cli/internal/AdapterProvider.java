@@ -33,9 +33,9 @@ public interface AdapterProvider {
    * Opens the adapter on the environment {@code connect} names. With {@code prepare} (starting a
    * run) the provider may create the environment from {@code task.environment()} when it does not
    * exist yet; otherwise a missing environment is a {@code CONTRACT} error. {@code seam} is reached
-   * at {@link dev.ratchet.CrashPoint#ADAPTER_AFTER_EXTERNAL_COMMIT} (the demo's workers; {@link
-   * dev.ratchet.CrashSeam#NONE} otherwise).
+   * at {@link dev.ratchet.seam.CrashPoint#ADAPTER_AFTER_EXTERNAL_COMMIT} (the demo's workers;
+   * {@link dev.ratchet.seam.CrashSeam#NONE} otherwise).
    */
   EnvironmentAdapter open(
-      TaskSpec task, JsonObject connect, boolean prepare, dev.ratchet.CrashSeam seam);
+      TaskSpec task, JsonObject connect, boolean prepare, dev.ratchet.seam.CrashSeam seam);
 }

@@ -1,6 +1,6 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.RatchetException;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,7 +1,7 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.Entropy;
 import dev.ratchet.adapters.WorkspaceAdapter;
+import dev.ratchet.seam.Entropy;
 import java.time.InstantSource;
 import java.util.List;
 

@@ -1,11 +1,11 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.CrashSeam;
 import dev.ratchet.adapter.AdapterOutcome;
 import dev.ratchet.adapter.ApprovalBinding;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapter.WriteIntent;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.Fence;
 
 /**

@@ -1,8 +1,7 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.Entropy;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.Observation;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.ReviewCase;
@@ -10,6 +9,7 @@ import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.seam.Entropy;
 import dev.ratchet.sign.Hmac;
 import dev.ratchet.sign.SecretKey;
 import dev.ratchet.store.CheckpointStore;

@@ -1,10 +1,10 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.ApprovalBinding;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapter.WriteIntent;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonNull;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Approval;

@@ -1,9 +1,9 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.adapter.WriteIntent;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Json;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;

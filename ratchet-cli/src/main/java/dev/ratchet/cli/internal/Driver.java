@@ -1,13 +1,13 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.Proposal;
-import dev.ratchet.RatchetException;
 import dev.ratchet.Run;
-import dev.ratchet.StepOutcome;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
+import dev.ratchet.outcome.Proposal;
+import dev.ratchet.outcome.StepOutcome;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -46,7 +46,7 @@ public final class Driver {
   }
 
   /** Drives after a recovery: a write recovery left waiting for approval is not retried. */
-  public Result drive(dev.ratchet.Recovery recovery) {
+  public Result drive(dev.ratchet.outcome.Recovery recovery) {
     if (recovery != null && recovery.outcome() != null) {
       report(run.state(), recovery.outcome());
     }

@@ -1,7 +1,7 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.CrashSeam;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.seam.CrashSeam;
 import java.io.PrintWriter;
 
 /**

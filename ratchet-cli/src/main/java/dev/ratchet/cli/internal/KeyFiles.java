@@ -1,9 +1,9 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.Entropy;
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.seam.Entropy;
 import dev.ratchet.sign.SecretKeys;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,15 +1,15 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.CrashSeam;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapters.HttpAction;
 import dev.ratchet.adapters.IdempotentHttpAdapter;
 import dev.ratchet.adapters.LedgerApi;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.seam.CrashSeam;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;

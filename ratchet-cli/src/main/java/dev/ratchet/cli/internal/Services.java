@@ -1,7 +1,7 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.Entropy;
-import dev.ratchet.Seams;
+import dev.ratchet.seam.Entropy;
+import dev.ratchet.seam.Seams;
 import java.time.InstantSource;
 import java.util.Objects;
 

@@ -1,10 +1,10 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.CrashSeam;
 import dev.ratchet.Ratchet;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.RunState;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.CheckpointStore;
@@ -160,7 +160,7 @@ public final class Session implements AutoCloseable {
                 leases().check(l.fence());
                 return true;
               } catch (RatchetException e) {
-                if (e.code() != dev.ratchet.ErrorCode.FENCED) {
+                if (e.code() != dev.ratchet.error.ErrorCode.FENCED) {
                   throw e;
                 }
                 return false;

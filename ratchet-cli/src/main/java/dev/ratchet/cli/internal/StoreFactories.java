@@ -1,6 +1,6 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.jdbc.Database;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.jdbc.OpenMode;

@@ -1,6 +1,6 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.CrashSeam;
+import dev.ratchet.seam.CrashSeam;
 import java.time.InstantSource;
 
 /**

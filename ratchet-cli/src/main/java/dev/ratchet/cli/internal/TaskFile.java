@@ -1,8 +1,8 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.Json;

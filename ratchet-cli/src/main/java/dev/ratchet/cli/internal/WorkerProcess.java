@@ -1,7 +1,7 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

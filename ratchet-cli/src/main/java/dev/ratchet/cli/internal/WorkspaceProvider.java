@@ -1,19 +1,19 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.CrashSeam;
-import dev.ratchet.Entropy;
-import dev.ratchet.RatchetException;
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapter.WorkspacePaths;
 import dev.ratchet.adapters.CommandRunner;
 import dev.ratchet.adapters.WorkspaceAdapter;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonArray;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.seam.CrashSeam;
+import dev.ratchet.seam.Entropy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -65,7 +65,8 @@ final class WorkspaceProvider implements AdapterProvider {
       }
     } catch (IOException e) {
       throw new RatchetException(
-          dev.ratchet.ErrorCode.INTERNAL, "cannot create a scratch directory: " + e.getMessage());
+          dev.ratchet.error.ErrorCode.INTERNAL,
+          "cannot create a scratch directory: " + e.getMessage());
     } finally {
       if (scratch != null) {
         deleteTree(scratch);

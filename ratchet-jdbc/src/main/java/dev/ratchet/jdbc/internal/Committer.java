@@ -1,10 +1,10 @@
 package dev.ratchet.jdbc.internal;
 
-import dev.ratchet.CrashPoint;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.jdbc.CommitStats;
 import dev.ratchet.jdbc.StoreOptions;
 import dev.ratchet.json.Canonical;
+import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
 import java.sql.Connection;

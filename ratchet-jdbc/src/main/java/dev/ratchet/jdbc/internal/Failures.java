@@ -1,7 +1,7 @@
 package dev.ratchet.jdbc.internal;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import java.sql.SQLException;
 
 /** Maps broken infrastructure to the one exception family (SPEC D14): fail closed. */

@@ -1,7 +1,7 @@
 package dev.ratchet.jdbc.internal;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.RecordSet;
 import java.sql.Connection;

@@ -1,7 +1,7 @@
 package dev.ratchet.jdbc.internal;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.Lease;
 import java.sql.Connection;

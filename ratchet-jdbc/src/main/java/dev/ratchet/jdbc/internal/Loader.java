@@ -1,6 +1,6 @@
 package dev.ratchet.jdbc.internal;
 
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.RunScope;

@@ -1,6 +1,6 @@
 package dev.ratchet.jdbc.internal;
 
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.jdbc.Database;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

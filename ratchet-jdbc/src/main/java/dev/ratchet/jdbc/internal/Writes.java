@@ -46,7 +46,7 @@ public interface Writes {
   /** The ttl in milliseconds; a ttl that is not positive is refused with {@code CONTRACT}. */
   static long ttlMillis(Duration ttl) {
     if (ttl.isNegative() || ttl.isZero()) {
-      throw dev.ratchet.RatchetException.contract("lease ttl: must be positive");
+      throw dev.ratchet.error.RatchetException.contract("lease ttl: must be positive");
     }
     return ttl.toMillis();
   }

@@ -1,7 +1,7 @@
 package dev.ratchet.testkit.foundation;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.sign.Hmac;
 import dev.ratchet.sign.SecretKey;
 import dev.ratchet.sign.SecretKeys;

@@ -3,11 +3,11 @@ package dev.ratchet.testkit.foundation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.ratchet.ErrorCode;
-import dev.ratchet.RatchetException;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.adapter.WorkspacePaths;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;

@@ -1,4 +1,4 @@
-package dev.ratchet;
+package dev.ratchet.seam;
 
 /**
  * Every crash window the code has (SPEC D10). Tests inject a crash at each through a {@link

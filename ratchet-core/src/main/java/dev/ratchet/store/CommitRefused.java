@@ -1,6 +1,7 @@
-package dev.ratchet;
+package dev.ratchet.store;
 
-import dev.ratchet.store.CommitResult;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 
 /**
  * A checkpoint commit that the store refused: another worker advanced the run ({@code LostRace}) or

@@ -1,4 +1,4 @@
-package dev.ratchet;
+package dev.ratchet.outcome;
 
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.json.JsonObject;

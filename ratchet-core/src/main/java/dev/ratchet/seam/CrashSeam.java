@@ -1,4 +1,4 @@
-package dev.ratchet;
+package dev.ratchet.seam;
 
 /**
  * Where a test injects a crash (a thrown error in-process, or {@code Runtime.halt} in a child JVM).

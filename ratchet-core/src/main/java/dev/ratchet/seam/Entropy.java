@@ -1,4 +1,4 @@
-package dev.ratchet;
+package dev.ratchet.seam;
 
 /**
  * The randomness seam. Idempotency keys (D4), nonces and generated key material come from here and

@@ -1,7 +1,7 @@
-package dev.ratchet;
+package dev.ratchet.outcome;
 
 /**
- * What {@link Ratchet#resume} found and did: for operators, demos and the crash matrix.
+ * What {@link dev.ratchet.Ratchet#resume} found and did: for operators, demos and the crash matrix.
  *
  * @param generation the generation recovery loaded (the mark)
  * @param found what the checkpoint and the live environment showed, e.g. {@code clean}, {@code

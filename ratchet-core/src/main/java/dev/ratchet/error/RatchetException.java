@@ -1,4 +1,4 @@
-package dev.ratchet;
+package dev.ratchet.error;
 
 import java.util.Objects;
 

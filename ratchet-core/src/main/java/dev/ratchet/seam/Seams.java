@@ -1,4 +1,4 @@
-package dev.ratchet;
+package dev.ratchet.seam;
 
 import java.security.SecureRandom;
 import java.time.InstantSource;

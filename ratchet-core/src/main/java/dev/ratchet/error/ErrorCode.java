@@ -1,4 +1,4 @@
-package dev.ratchet;
+package dev.ratchet.error;
 
 /**
  * Stable codes for every refusal and infrastructure failure (SPEC D14). The names and the exit
