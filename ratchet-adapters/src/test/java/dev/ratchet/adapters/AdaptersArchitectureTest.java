@@ -42,6 +42,11 @@ class AdaptersArchitectureTest {
   }
 
   @Test
+  void coreInternalsAreReachedOnlyThroughTheFrontDoor() {
+    ArchRules.coreInternalsStayInCore().check(MAIN);
+  }
+
+  @Test
   void commandsNeverGoThroughAShell() {
     noClasses()
         .should()

@@ -109,7 +109,7 @@ public final class Engine {
 
   /** One operation in progress: a mutable copy of the state and the records it appends. */
   final class Op {
-    final RunState.Builder b = state.toBuilder();
+    final Draft b = new Draft(state);
     final Journal j = new Journal(state.sets());
 
     String lastOutcome;

@@ -14,7 +14,7 @@ import dev.ratchet.model.TaskSpec;
  * an invalid state never advances the mark, and at every recovery. Every failure is {@code
  * CHECKPOINT}. Explicit checks, never the {@code assert} keyword.
  */
-public final class Invariants {
+final class Invariants {
   private Invariants() {}
 
   public static void check(RunContext ctx, RunState s) {

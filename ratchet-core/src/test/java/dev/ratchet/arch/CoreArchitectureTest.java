@@ -1,10 +1,17 @@
 package dev.ratchet.arch;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -65,6 +72,75 @@ class CoreArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("dev.ratchet.internal..")
+        .check(CORE);
+  }
+
+  /** Each package of core, the root (front door) included, is one slice. */
+  private static final SliceAssignment PACKAGES =
+      new SliceAssignment() {
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass c) {
+          String p = c.getPackageName();
+          if (p.equals("dev.ratchet")) {
+            return SliceIdentifier.of("root");
+          }
+          if (!p.startsWith("dev.ratchet.")) {
+            return SliceIdentifier.ignore();
+          }
+          String rest = p.substring("dev.ratchet.".length());
+          int dot = rest.indexOf('.');
+          return SliceIdentifier.of(dot < 0 ? rest : rest.substring(0, dot));
+        }
+
+        @Override
+        public String getDescription() {
+          return "core packages";
+        }
+      };
+
+  @Test
+  void corePackagesFormNoCycle() {
+    slices().assignedFrom(PACKAGES).should().beFreeOfCycles().check(CORE);
+  }
+
+  @Test
+  void nothingDependsOnTheFrontDoor() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.ratchet")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.ratchet")
+        .check(CORE);
+  }
+
+  @Test
+  void internalTypesArePublicOnlyWhenTheFrontDoorUsesThem() {
+    classes()
+        .that()
+        .resideInAPackage("dev.ratchet.internal..")
+        .and()
+        .arePublic()
+        .and()
+        .areTopLevelClasses()
+        .should()
+        .onlyHaveDependentClassesThat()
+        .resideInAnyPackage("dev.ratchet", "dev.ratchet.internal..")
+        .check(CORE);
+  }
+
+  @Test
+  void exportedPackagesHaveNoPublicMutableFields() {
+    fields()
+        .that()
+        .areDeclaredInClassesThat()
+        .resideOutsideOfPackage("dev.ratchet.internal..")
+        .and()
+        .arePublic()
+        .should()
+        .beFinal()
+        .andShould()
+        .haveModifier(JavaModifier.STATIC)
         .check(CORE);
   }
 

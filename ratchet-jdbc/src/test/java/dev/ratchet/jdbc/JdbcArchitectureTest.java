@@ -26,6 +26,11 @@ class JdbcArchitectureTest {
   }
 
   @Test
+  void coreInternalsAreReachedOnlyThroughTheFrontDoor() {
+    ArchRules.coreInternalsStayInCore().check(JDBC);
+  }
+
+  @Test
   void thePublicApiDoesNotExposeInternalTypes() {
     noMethods()
         .that()

@@ -35,4 +35,16 @@ public final class ArchRules {
         .callConstructor(java.security.SecureRandom.class)
         .because("time and randomness are injected (Clock, Entropy) so runs can be replayed");
   }
+
+  /**
+   * Core's {@code internal} package is core's own: other modules reach the runtime through the
+   * front door ({@code Ratchet}, {@code Run}) and the SPIs only.
+   */
+  public static ArchRule coreInternalsStayInCore() {
+    return noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.ratchet.internal..")
+        .because("core's internal package is reached only through its front door");
+  }
 }

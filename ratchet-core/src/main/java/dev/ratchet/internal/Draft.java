@@ -1,0 +1,62 @@
+package dev.ratchet.internal;
+
+import dev.ratchet.adapter.Observation;
+import dev.ratchet.model.PendingIntent;
+import dev.ratchet.model.Phase;
+import dev.ratchet.model.ReviewCase;
+import dev.ratchet.model.RunState;
+import dev.ratchet.model.Usage;
+import dev.ratchet.model.VerifiedEvidence;
+import dev.ratchet.store.RecordSet;
+import dev.ratchet.store.SetHead;
+import java.util.EnumMap;
+
+/**
+ * The mutable copy of the run state one operation works on, frozen again by {@link #build()}. It
+ * lives here, package-private, so the exported {@code model} package has no mutable fields; the
+ * runtime changes state only through these copies.
+ */
+final class Draft {
+  private final RunState base;
+  Phase phase;
+  String stopReason;
+  long cursor;
+  Usage usage;
+  Observation binding;
+  VerifiedEvidence verified;
+  PendingIntent pending;
+  ReviewCase review;
+  final EnumMap<RecordSet, SetHead> sets;
+
+  Draft(RunState s) {
+    base = s;
+    phase = s.phase();
+    stopReason = s.stopReason();
+    cursor = s.cursor();
+    usage = s.usage();
+    binding = s.binding();
+    verified = s.verified();
+    pending = s.pending();
+    review = s.review();
+    sets = new EnumMap<>(s.sets());
+  }
+
+  RunState build() {
+    return new RunState(
+        base.runId(),
+        base.taskId(),
+        base.taskVersion(),
+        base.taskFingerprint(),
+        base.policyId(),
+        base.policyVersion(),
+        phase,
+        stopReason,
+        cursor,
+        usage,
+        binding,
+        verified,
+        pending,
+        review,
+        sets);
+  }
+}
