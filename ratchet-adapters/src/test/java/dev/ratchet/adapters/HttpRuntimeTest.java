@@ -153,8 +153,9 @@ class HttpRuntimeTest extends RuntimeCrashMatrix {
     f.clock.advance(Duration.ofMinutes(1));
     try (Run resumed = f.ratchet("worker-2").resume(task, "run-lost", restartService(f, plan))) {
       // Recovery finds the order in the service's ledger and reconciles it; nothing runs twice.
-      assertThat(resumed.recovery().found()).isEqualTo("effect_without_receipt");
-      assertThat(resumed.recovery().did()).isEqualTo("reconciled");
+      assertThat(resumed.recovery().found())
+          .isEqualTo(dev.ratchet.outcome.Recovery.Found.EFFECT_WITHOUT_RECEIPT);
+      assertThat(resumed.recovery().did()).isEqualTo(dev.ratchet.outcome.Recovery.Did.RECONCILED);
       assertThat(resumed.recovery().outcome().kind()).isEqualTo(StepOutcome.Kind.RECONCILED);
       drive(f, task, resumed, Approvals.NONE, plan, null, -1, cell);
       assertThat(resumed.state().phase()).isEqualTo(Phase.COMPLETED);

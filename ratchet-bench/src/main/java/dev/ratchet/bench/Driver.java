@@ -57,7 +57,8 @@ final class Driver {
   /** Recovers the run in this runtime from the store, the task and the keys alone. */
   void resume() {
     run = env.ratchet.resume(env.task, runId, ws);
-    if (run.recovery() == null || !"clean".equals(run.recovery().found())) {
+    if (run.recovery() == null
+        || run.recovery().found() != dev.ratchet.outcome.Recovery.Found.CLEAN) {
       throw new IllegalStateException("recovery of " + runId + " was not clean: " + run.recovery());
     }
   }

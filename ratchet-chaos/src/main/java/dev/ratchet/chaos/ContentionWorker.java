@@ -106,7 +106,8 @@ public final class ContentionWorker {
     try {
       boolean exists = store.load(task.taskId(), runId).isPresent();
       run = exists ? ratchet.resume(task, runId, adapter) : ratchet.start(task, runId, adapter);
-      if (run.recovery() != null && !"nothing".equals(run.recovery().did())) {
+      if (run.recovery() != null
+          && run.recovery().did() != dev.ratchet.outcome.Recovery.Did.NOTHING) {
         ChaosAgent.say("RECOVERED " + runId + " " + run.recovery().did());
       }
       int steps = maxSteps <= 0 ? 30 : 1 + rnd.nextInt(maxSteps);

@@ -201,7 +201,9 @@ public final class CrashWorker {
       boolean exists = store.load(task.taskId(), runId).isPresent();
       try (Run run =
           exists ? ratchet.resume(task, runId, adapter) : ratchet.start(task, runId, adapter)) {
-        if (exists && run.recovery() != null && !run.recovery().did().equals("nothing")) {
+        if (exists
+            && run.recovery() != null
+            && run.recovery().did() != dev.ratchet.outcome.Recovery.Did.NOTHING) {
           ChaosAgent.say("RECOVERED " + seed + " " + run.recovery().did());
         }
         drive(run, plan, approver, rnd);

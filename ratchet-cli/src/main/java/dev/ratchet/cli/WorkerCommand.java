@@ -146,8 +146,8 @@ final class WorkerCommand extends CliCommand {
     JsonObject.Builder b =
         JsonObject.builder()
             .put("generation", r.generation())
-            .put("found", r.found())
-            .put("did", r.did())
+            .put("found", r.found().wireName())
+            .put("did", r.did().wireName())
             .put(
                 "pending_action_id",
                 before.pending() == null ? null : before.pending().action().actionId())

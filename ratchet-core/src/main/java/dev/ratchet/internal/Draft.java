@@ -1,8 +1,11 @@
 package dev.ratchet.internal;
 
 import dev.ratchet.adapter.Observation;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.Phase;
+import dev.ratchet.model.PhaseTransitions.Transition;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.Usage;
@@ -18,7 +21,7 @@ import java.util.EnumMap;
  */
 final class Draft {
   private final RunState base;
-  Phase phase;
+  private Phase phase;
   String stopReason;
   long cursor;
   Usage usage;
@@ -39,6 +42,25 @@ final class Draft {
     pending = s.pending();
     review = s.review();
     sets = new EnumMap<>(s.sets());
+  }
+
+  Phase phase() {
+    return phase;
+  }
+
+  /** Takes a row of the phase table: the only way a draft changes phase. */
+  void enter(Transition t) {
+    if (phase != t.from()) {
+      throw new RatchetException(
+          ErrorCode.INTERNAL,
+          "transition "
+              + t
+              + " starts in "
+              + t.from().wireName()
+              + ", the run is "
+              + phase.wireName());
+    }
+    phase = t.to();
   }
 
   RunState build() {

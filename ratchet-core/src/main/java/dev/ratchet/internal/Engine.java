@@ -8,12 +8,13 @@ import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.Phase;
-import dev.ratchet.model.PhaseTransitions;
+import dev.ratchet.model.PhaseTransitions.Transition;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TraceEvent;
+import dev.ratchet.model.TraceOutcome;
+import dev.ratchet.model.WriteLifecycle;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.outcome.StepOutcome;
-import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.store.CommitRefused;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
@@ -103,7 +104,8 @@ public final class Engine {
     }
     Op op = begin();
     op.b.usage = op.b.usage.withCost(op.b.usage.cost() + units);
-    op.trace(null, null, "cost_reported", JsonObject.builder().put("units", units).build());
+    op.trace(
+        null, null, TraceOutcome.COST_REPORTED, JsonObject.builder().put("units", units).build());
     commit(op);
   }
 
@@ -112,12 +114,31 @@ public final class Engine {
     final Draft b = new Draft(state);
     final Journal j = new Journal(state.sets());
 
-    String lastOutcome;
+    Transition transition;
 
-    TraceEvent trace(String actionId, String kind, String outcome, JsonObject detail) {
-      lastOutcome = outcome;
+    TraceEvent trace(String actionId, String kind, TraceOutcome outcome, JsonObject detail) {
       return j.trace(
-          ctx.nowMs(), b.usage.proposals(), actionId, kind, outcome, b.binding.revision(), detail);
+          ctx.nowMs(),
+          b.usage.proposals(),
+          actionId,
+          kind,
+          outcome.wireName(),
+          b.binding.revision(),
+          detail);
+    }
+
+    /**
+     * Requests a row of the phase table by name: changes the draft's phase and records the row's
+     * trace outcome. The commit checks the row against the committed phase.
+     */
+    TraceEvent transition(Transition t, String actionId, String kind, JsonObject detail) {
+      if (transition != null) {
+        throw new RatchetException(
+            ErrorCode.INTERNAL, "one commit takes one transition: " + transition + ", then " + t);
+      }
+      b.enter(t);
+      transition = t;
+      return trace(actionId, kind, t.outcome(), detail);
     }
   }
 
@@ -135,19 +156,18 @@ public final class Engine {
     op.b.sets.putAll(op.j.heads());
     RunState next = op.b.build();
     Invariants.check(ctx, next);
-    if (next.phase() != state.phase()) {
-      String outcome = op.lastOutcome;
-      if (PhaseTransitions.find(state.phase(), next.phase(), outcome).isEmpty()) {
-        throw new RatchetException(
-            ErrorCode.INTERNAL,
-            "phase change "
-                + state.phase()
-                + " -> "
-                + next.phase()
-                + " ("
-                + outcome
-                + ") is not in the table");
-      }
+    Transition t = op.transition;
+    if (next.phase() != state.phase()
+        && (t == null || t.from() != state.phase() || t.to() != next.phase())) {
+      throw new RatchetException(
+          ErrorCode.INTERNAL,
+          "phase change "
+              + state.phase()
+              + " -> "
+              + next.phase()
+              + " ("
+              + t
+              + ") is not in the table");
     }
     String text = CheckpointCodec.encode(next, generation + 1, ctx.keys());
     checkLease();
@@ -194,8 +214,11 @@ public final class Engine {
     }
   }
 
-  void crash(CrashPoint point) {
-    ctx.crash().reached(point);
+  /** Reaches the crash window after a step of the pending-write lifecycle, if it has one. */
+  void reached(WriteLifecycle.Step step) {
+    if (step.window() != null) {
+      ctx.crash().reached(step.window());
+    }
   }
 
   Observation observe() {
@@ -204,24 +227,23 @@ public final class Engine {
   }
 
   /** Closes the run as failed (budget exhaustion); refused while an intent is pending. */
-  void fail(Op op, String reason) {
-    if (op.b.phase.terminal()) {
+  void fail(Op op, Transition reason) {
+    if (op.b.phase().terminal()) {
       return;
     }
     if (op.b.pending != null) {
       throw RatchetException.contract("cannot fail while an intent is pending");
     }
-    op.b.phase = Phase.FAILED;
-    op.b.stopReason = reason;
-    op.trace(null, null, reason, JsonObject.EMPTY);
+    op.b.stopReason = reason.outcome().wireName();
+    op.transition(reason, null, null, JsonObject.EMPTY);
   }
 
   /** Ends a running run whose proposal budget is spent, unless an intent is pending. */
   void budgetClose(Op op) {
-    if (op.b.phase == Phase.RUNNING
+    if (op.b.phase() == Phase.RUNNING
         && op.b.pending == null
         && op.b.usage.proposals() >= ctx.task().budgets().maxProposals()) {
-      fail(op, "proposal_budget_exhausted");
+      fail(op, Transition.PROPOSAL_BUDGET);
     }
   }
 

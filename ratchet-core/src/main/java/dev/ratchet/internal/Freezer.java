@@ -5,7 +5,7 @@ import dev.ratchet.adapter.Receipt;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.PendingIntent;
-import dev.ratchet.model.Phase;
+import dev.ratchet.model.PhaseTransitions.Transition;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.outcome.StepOutcome;
 
@@ -30,7 +30,7 @@ final class Freezer {
             .put("observed_receipt_fingerprint", observed.fingerprint())
             .put("review_required", true)
             .build();
-    return freeze(engine, op, c, "idempotency_conflict", detail);
+    return freeze(engine, op, c, Transition.FREEZE_CONFLICT, detail);
   }
 
   static StepOutcome receiptUnbound(
@@ -45,7 +45,7 @@ final class Freezer {
             .put("observed_receipt_fingerprint", observed.fingerprint())
             .put("review_required", true)
             .build();
-    return freeze(engine, op, c, "receipt_unbound", detail);
+    return freeze(engine, op, c, Transition.FREEZE_UNBOUND, detail);
   }
 
   static StepOutcome drift(Engine engine, Observation live, String why) {
@@ -59,21 +59,20 @@ final class Freezer {
             .put("observed", live.toJson())
             .put("review_required", true)
             .build();
-    return freeze(engine, op, c, "environment_drift", detail);
+    return freeze(engine, op, c, Transition.FREEZE_DRIFT, detail);
   }
 
   private static StepOutcome freeze(
-      Engine engine, Engine.Op op, ReviewCase c, String outcome, JsonObject detail) {
-    op.b.phase = Phase.NEEDS_REVIEW;
+      Engine engine, Engine.Op op, ReviewCase c, Transition transition, JsonObject detail) {
     op.b.stopReason = c.reason();
     op.b.review = c;
     op.b.verified = null;
     String actionId = c.pending() == null ? null : c.pending().action().actionId();
     String kind = c.pending() == null ? null : c.pending().action().kind();
-    op.trace(
+    op.transition(
+        transition,
         actionId,
         kind,
-        outcome,
         detail.with("case_id", new dev.ratchet.json.JsonString(c.caseId())));
     engine.commit(op);
     return new StepOutcome(StepOutcome.Kind.FROZEN, actionId, detail, c.observedReceipt(), c);

@@ -4,6 +4,7 @@ import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.Budgets;
 import dev.ratchet.model.Phase;
+import dev.ratchet.model.PhaseTransitions.Transition;
 
 /**
  * Phase and budget gates (reference-behaviour §2.2), extended with wall time (on the injected
@@ -14,16 +15,16 @@ final class Gates {
   private Gates() {}
 
   static void requireActive(Engine.Op op) {
-    if (op.b.phase == Phase.NEEDS_REVIEW) {
+    if (op.b.phase() == Phase.NEEDS_REVIEW) {
       throw new RatchetException(
           ErrorCode.REVIEW_REQUIRED,
           "run is frozen in needs_review ("
               + op.b.stopReason
               + "): a signed reviewer decision is required");
     }
-    if (op.b.phase.terminal()) {
+    if (op.b.phase().terminal()) {
       throw new RatchetException(
-          ErrorCode.TERMINAL, "run is " + op.b.phase.wireName() + " (" + op.b.stopReason + ")");
+          ErrorCode.TERMINAL, "run is " + op.b.phase().wireName() + " (" + op.b.stopReason + ")");
     }
   }
 
@@ -31,13 +32,13 @@ final class Gates {
   static void beforeProposal(Engine engine, Engine.Op op) {
     requireActive(op);
     Budgets caps = engine.ctx().task().budgets();
-    String exhausted = null;
+    Transition exhausted = null;
     if (op.b.usage.proposals() >= caps.maxProposals()) {
-      exhausted = "proposal_budget_exhausted";
+      exhausted = Transition.PROPOSAL_BUDGET;
     } else if (engine.nowMs() - op.b.usage.startedAtMs() >= caps.maxWallTimeMs()) {
-      exhausted = "wall_time_exhausted";
+      exhausted = Transition.WALL_TIME;
     } else if (op.b.usage.cost() > caps.maxCost()) {
-      exhausted = "cost_budget_exhausted";
+      exhausted = Transition.COST_BUDGET;
     }
     if (exhausted != null) {
       failAndThrow(engine, op, exhausted);
@@ -47,7 +48,7 @@ final class Gates {
   /** The step gate: a step is about to be consumed. */
   static void stepGate(Engine engine, Engine.Op op) {
     if (op.b.usage.steps() >= engine.ctx().task().budgets().maxSteps()) {
-      failAndThrow(engine, op, "step_budget_exhausted");
+      failAndThrow(engine, op, Transition.STEP_BUDGET);
     }
   }
 
@@ -56,13 +57,14 @@ final class Gates {
     op.b.usage = op.b.usage.withSteps(op.b.usage.steps() + 1);
   }
 
-  private static void failAndThrow(Engine engine, Engine.Op op, String reason) {
+  private static void failAndThrow(Engine engine, Engine.Op op, Transition t) {
+    String reason = t.outcome().wireName();
     if (op.b.pending != null) {
       throw RatchetException.contract(
           "budget exhausted (" + reason + ") while an intent is pending: reconcile it first");
     }
     Engine.Op fresh = engine.begin();
-    engine.fail(fresh, reason);
+    engine.fail(fresh, t);
     engine.commit(fresh);
     throw new RatchetException(ErrorCode.TERMINAL, "run failed: " + reason);
   }

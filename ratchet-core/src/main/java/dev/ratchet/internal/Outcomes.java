@@ -3,24 +3,25 @@ package dev.ratchet.internal;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.TraceOutcome;
 
 /** Trace outcome names and details (reference-behaviour §1.13), kept in one place. */
 final class Outcomes {
   private Outcomes() {}
 
   /** The trace outcome of a rejected proposal, by error code (2.3.2.R). */
-  static String rejection(ErrorCode code) {
+  static TraceOutcome rejection(ErrorCode code) {
     switch (code) {
       case PERMISSION:
-        return "permission_denied";
+        return TraceOutcome.PERMISSION_DENIED;
       case APPROVAL:
-        return "approval_rejected";
+        return TraceOutcome.APPROVAL_REJECTED;
       case STALE_OBSERVATION:
-        return "stale_observation";
+        return TraceOutcome.STALE_OBSERVATION;
       case IDEMPOTENCY_CONFLICT:
-        return "idempotency_conflict";
+        return TraceOutcome.IDEMPOTENCY_CONFLICT;
       default:
-        return "contract_rejected";
+        return TraceOutcome.CONTRACT_REJECTED;
     }
   }
 

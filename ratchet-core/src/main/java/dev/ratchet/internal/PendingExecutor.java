@@ -11,8 +11,9 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.model.TraceOutcome;
+import dev.ratchet.model.WriteLifecycle;
 import dev.ratchet.outcome.StepOutcome;
-import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.store.RecordSet;
 import java.util.List;
 import java.util.Optional;
@@ -25,10 +26,21 @@ import java.util.Optional;
 final class PendingExecutor {
   private final Engine engine;
   private final RunContext ctx;
+  private final boolean recovering;
 
   PendingExecutor(Engine engine) {
+    this(engine, false);
+  }
+
+  /**
+   * With {@code recovering}, a pending write that needs an approval no inbox item supplies stays
+   * pending and {@link #reconcile} returns null (recovery reports it as awaiting approval) instead
+   * of refusing with {@code APPROVAL}.
+   */
+  PendingExecutor(Engine engine, boolean recovering) {
     this.engine = engine;
     this.ctx = engine.ctx();
+    this.recovering = recovering;
   }
 
   StepOutcome execute(String actionId) {
@@ -52,7 +64,7 @@ final class PendingExecutor {
       op.trace(
           actionId,
           p.action().kind(),
-          "stale_observation",
+          TraceOutcome.STALE_OBSERVATION,
           Outcomes.error(ErrorCode.STALE_OBSERVATION));
       op.b.pending = null;
       op.b.binding = live;
@@ -62,7 +74,15 @@ final class PendingExecutor {
           ErrorCode.STALE_OBSERVATION,
           "pending write " + actionId + " was planned against a state that no longer holds");
     }
-    p = ensureApproval(p);
+    List<String> refusals = Approvals.newRefusals();
+    PendingIntent approved = ensureApproval(p, refusals);
+    if (approved == null) {
+      if (recovering) {
+        return null;
+      }
+      throw Approvals.noneValid(actionId, refusals);
+    }
+    p = approved;
     Engine.Op op = engine.begin();
     Gates.consumeStep(engine, op);
     engine.checkLease();
@@ -73,13 +93,13 @@ final class PendingExecutor {
     if (out.kind() == AdapterOutcome.Kind.CONFLICT) {
       return Freezer.receiptConflict(engine, op, p, out.receipt(), live);
     }
-    engine.crash(CrashPoint.BEFORE_RECEIPT_COMMIT);
+    engine.reached(WriteLifecycle.Step.RECEIVE);
     boolean replayed = out.kind() == AdapterOutcome.Kind.REPLAYED;
     return complete(
         op,
         p,
         out.receipt(),
-        replayed ? "replayed" : "executed",
+        replayed ? TraceOutcome.REPLAYED : TraceOutcome.EXECUTED,
         replayed ? StepOutcome.Kind.REPLAYED : StepOutcome.Kind.EXECUTED);
   }
 
@@ -117,7 +137,7 @@ final class PendingExecutor {
     }
     Engine.Op op = engine.begin();
     Gates.consumeStep(engine, op);
-    return complete(op, p, r, "reconciled", StepOutcome.Kind.RECONCILED);
+    return complete(op, p, r, TraceOutcome.RECONCILED, StepOutcome.Kind.RECONCILED);
   }
 
   /** D9: the receipt's before is the pre-state and its after is exactly the live state. */
@@ -132,7 +152,7 @@ final class PendingExecutor {
   }
 
   private StepOutcome complete(
-      Engine.Op op, PendingIntent p, Receipt r, String outcome, StepOutcome.Kind kind) {
+      Engine.Op op, PendingIntent p, Receipt r, TraceOutcome outcome, StepOutcome.Kind kind) {
     String unbound = ReceiptBinding.problem(ctx, p, r, engine.state().runId());
     if (unbound != null) {
       return Freezer.receiptUnbound(engine, p, r, engine.observe(), unbound);
@@ -156,16 +176,23 @@ final class PendingExecutor {
         Outcomes.receiptDetail(r, kind != StepOutcome.Kind.EXECUTED));
     engine.budgetClose(op);
     engine.commit(op);
-    engine.crash(CrashPoint.AFTER_RECEIPT_COMMIT);
+    engine.reached(
+        kind == StepOutcome.Kind.RECONCILED
+            ? WriteLifecycle.Step.RECONCILE
+            : kind == StepOutcome.Kind.REPLAYED
+                ? WriteLifecycle.Step.REPLAY
+                : WriteLifecycle.Step.EXECUTE);
     return new StepOutcome(kind, p.action().actionId(), r.result(), r, null);
   }
 
   /**
    * Makes sure the pending write carries fresh, exactly bound approval evidence when policy needs
    * it: keeps current evidence, or consumes one from the inbox (sealing expired evidence into the
-   * trace) in its own commit, before any adapter call. Otherwise the intent stays frozen.
+   * trace) in its own commit, before any adapter call. Otherwise the intent stays frozen: the
+   * refusal is committed to the trace, the reasons are added to {@code refusals}, and null is
+   * returned.
    */
-  private PendingIntent ensureApproval(PendingIntent p) {
+  private PendingIntent ensureApproval(PendingIntent p, List<String> refusals) {
     if (!ctx.task().requiresApproval(p.action().kind())) {
       return p;
     }
@@ -187,20 +214,19 @@ final class PendingExecutor {
         // Expired or no longer valid: look for a fresh approval below.
       }
     }
-    List<String> refusals = Approvals.newRefusals();
     SignedEnvelope fresh =
         Approvals.findValid(engine, op, p.action(), p.intentDigest(), p.preState(), refusals);
     if (fresh == null) {
       op.trace(
           p.action().actionId(),
           p.action().kind(),
-          "approval_rejected",
+          TraceOutcome.APPROVAL_REJECTED,
           JsonObject.builder()
               .put("error_code", ErrorCode.APPROVAL.name())
               .put("pending_frozen", true)
               .build());
       engine.commit(op);
-      throw Approvals.noneValid(p.action().actionId(), refusals);
+      return null;
     }
     Approval a = Approval.fromJson(fresh.payload(), "approval.payload");
     engine.consumeNonce(op, a.nonce(), "approval", fresh.fingerprint());
@@ -208,7 +234,7 @@ final class PendingExecutor {
       op.trace(
           p.action().actionId(),
           p.action().kind(),
-          "approval_refreshed",
+          TraceOutcome.APPROVAL_REFRESHED,
           JsonObject.builder()
               .put("approver_id", a.approverId())
               .put("superseded_approval_evidence", p.approval().toJson())
@@ -217,13 +243,14 @@ final class PendingExecutor {
       op.trace(
           p.action().actionId(),
           p.action().kind(),
-          "approval_consumed",
+          TraceOutcome.APPROVAL_CONSUMED,
           JsonObject.builder().put("approver_id", a.approverId()).put("nonce", a.nonce()).build());
     }
     PendingIntent approved = p.withApproval(fresh);
     op.b.pending = approved;
     engine.commit(op);
-    engine.crash(CrashPoint.AFTER_APPROVAL_COMMIT);
+    engine.reached(
+        p.approval() != null ? WriteLifecycle.Step.REFRESH : WriteLifecycle.Step.APPROVE);
     return approved;
   }
 

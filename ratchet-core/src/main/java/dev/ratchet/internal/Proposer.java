@@ -9,9 +9,10 @@ import dev.ratchet.model.Action;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.model.TraceOutcome;
+import dev.ratchet.model.WriteLifecycle;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.outcome.StepOutcome;
-import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.store.RecordSet;
 import java.util.List;
 import java.util.Optional;
@@ -31,7 +32,7 @@ final class Proposer {
   }
 
   Proposal propose(Action action) {
-    engine.crash(CrashPoint.BEFORE_PROPOSAL);
+    engine.reached(WriteLifecycle.Step.BEGIN);
     Engine.Op op = engine.begin();
     Gates.beforeProposal(engine, op);
     op.b.usage = op.b.usage.withProposals(op.b.usage.proposals() + 1);
@@ -104,13 +105,13 @@ final class Proposer {
     op.trace(
         keyed.actionId(),
         keyed.kind(),
-        "accepted_pending",
+        TraceOutcome.ACCEPTED_PENDING,
         JsonObject.builder()
             .put("idempotency_key", keyed.idempotencyKey())
             .put("intent_digest", digest)
             .build());
     engine.commit(op);
-    engine.crash(CrashPoint.AFTER_INTENT_COMMIT);
+    engine.reached(WriteLifecycle.Step.PROPOSE);
     return new Proposal(Proposal.Kind.PENDING, keyed, null);
   }
 
@@ -148,7 +149,8 @@ final class Proposer {
     }
     Receipt r = authoritative.get();
     op.b.cursor += 1;
-    op.trace(action.actionId(), action.kind(), "replayed", Outcomes.receiptDetail(r, true));
+    op.trace(
+        action.actionId(), action.kind(), TraceOutcome.REPLAYED, Outcomes.receiptDetail(r, true));
     engine.budgetClose(op);
     engine.commit(op);
     StepOutcome out =

@@ -8,8 +8,9 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Action;
-import dev.ratchet.model.Phase;
+import dev.ratchet.model.PhaseTransitions.Transition;
 import dev.ratchet.model.TraceEvent;
+import dev.ratchet.model.TraceOutcome;
 import dev.ratchet.model.VerifiedEvidence;
 import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.RecordSet;
@@ -39,7 +40,8 @@ final class ReadyExecutor {
       if (e.code() == ErrorCode.FENCED || e.code() == ErrorCode.STORE_UNAVAILABLE) {
         throw e;
       }
-      op.trace(action.actionId(), action.kind(), "execution_error", Outcomes.error(e.code()));
+      op.trace(
+          action.actionId(), action.kind(), TraceOutcome.EXECUTION_ERROR, Outcomes.error(e.code()));
       engine.budgetClose(op);
       engine.commit(op);
       throw e;
@@ -56,10 +58,9 @@ final class ReadyExecutor {
     }
     if ("cancel".equals(a.kind())) {
       String reason = ((dev.ratchet.json.JsonString) a.arguments().get("reason").get()).value();
-      op.b.phase = Phase.CANCELLED;
       op.b.stopReason = reason;
       JsonObject r = JsonObject.builder().put("phase", "cancelled").put("reason", reason).build();
-      op.trace(a.actionId(), a.kind(), "cancelled", r);
+      op.transition(Transition.CANCEL, a.actionId(), a.kind(), r);
       return r;
     }
     engine.checkLease();
@@ -70,7 +71,7 @@ final class ReadyExecutor {
     op.trace(
         a.actionId(),
         a.kind(),
-        "executed",
+        TraceOutcome.EXECUTED,
         JsonObject.builder().put("result_sha256", Canonical.sha256Hex(result)).build());
     return result;
   }
@@ -86,7 +87,7 @@ final class ReadyExecutor {
             .put("state_fingerprint", v.stateFingerprint())
             .put("detail", v.detail())
             .build();
-    TraceEvent e = op.trace(a.actionId(), a.kind(), "executed", detail);
+    TraceEvent e = op.trace(a.actionId(), a.kind(), TraceOutcome.EXECUTED, detail);
     if (v.passed()) {
       op.b.verified = new VerifiedEvidence(v.revision(), v.stateFingerprint(), e.sequence());
     }
@@ -113,7 +114,6 @@ final class ReadyExecutor {
           ErrorCode.VERIFICATION, "finish: the verification event is missing from the trace");
     }
     op.b.binding = live;
-    op.b.phase = Phase.COMPLETED;
     op.b.stopReason = "verified_outcome";
     JsonObject r =
         JsonObject.builder()
@@ -121,7 +121,7 @@ final class ReadyExecutor {
             .put("reason", "verified_outcome")
             .put("environment_revision", live.revision())
             .build();
-    op.trace(a.actionId(), a.kind(), "completed", r);
+    op.transition(Transition.COMPLETE, a.actionId(), a.kind(), r);
     return r;
   }
 }

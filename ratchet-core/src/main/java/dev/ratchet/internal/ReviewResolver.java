@@ -8,6 +8,7 @@ import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Phase;
+import dev.ratchet.model.PhaseTransitions.Transition;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.SignedEnvelope;
@@ -37,7 +38,7 @@ final class ReviewResolver {
 
   StepOutcome resolve() {
     Engine.Op op = engine.begin();
-    if (op.b.phase != Phase.NEEDS_REVIEW || op.b.review == null) {
+    if (op.b.phase() != Phase.NEEDS_REVIEW || op.b.review == null) {
       throw RatchetException.contract("run is not frozen in needs_review: nothing to resolve");
     }
     List<String> refusals = new ArrayList<>();
@@ -129,11 +130,10 @@ final class ReviewResolver {
     op.b.verified = null;
     Observation live = engine.observe();
     op.b.binding = live;
+    Transition t = replan ? Transition.REPLAN : Transition.ABORT;
     if (replan) {
-      op.b.phase = Phase.RUNNING;
       op.b.stopReason = null;
     } else {
-      op.b.phase = Phase.FAILED;
       op.b.stopReason =
           ReviewCase.ENVIRONMENT_DRIFT.equals(c.reason())
               ? "environment_drift_reviewed"
@@ -141,7 +141,7 @@ final class ReviewResolver {
     }
     JsonObject detail =
         JsonObject.builder()
-            .put("phase", op.b.phase.wireName())
+            .put("phase", t.to().wireName())
             .put("decision", d.decision())
             .put("reviewer_id", d.reviewerId())
             .put("quarantined_idempotency_key", key)
@@ -150,7 +150,7 @@ final class ReviewResolver {
             .build();
     String actionId = c.pending() == null ? null : c.pending().action().actionId();
     String kind = c.pending() == null ? null : c.pending().action().kind();
-    op.trace(actionId, kind, replan ? "review_replanned" : "review_aborted", detail);
+    op.transition(t, actionId, kind, detail);
     engine.commit(op);
     return new StepOutcome(StepOutcome.Kind.EXECUTED, actionId, detail, null, null);
   }

@@ -7,6 +7,7 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
+import dev.ratchet.model.TraceOutcome;
 import dev.ratchet.model.Usage;
 import dev.ratchet.outcome.Recovery;
 import dev.ratchet.outcome.StepOutcome;
@@ -59,7 +60,11 @@ public final class Runs {
             empty);
     Engine engine = new Engine(ctx, lease, 0, initial);
     Engine.Op op = engine.begin();
-    op.trace(null, null, "started", JsonObject.builder().put("binding", live.toJson()).build());
+    op.trace(
+        null,
+        null,
+        TraceOutcome.STARTED,
+        JsonObject.builder().put("binding", live.toJson()).build());
     engine.commit(op);
     return engine;
   }
@@ -98,7 +103,7 @@ public final class Runs {
       op.trace(
           null,
           null,
-          "checkpoint_resigned",
+          TraceOutcome.CHECKPOINT_RESIGNED,
           JsonObject.builder()
               .put("previous_key_id", d.keyId())
               .put("key_id", ctx.keys().activeKeyId())
@@ -180,39 +185,41 @@ public final class Runs {
               + "'");
     }
     if (s.phase() != Phase.RUNNING) {
-      return new Recovery(engine.generation(), s.phase().wireName(), "nothing", null);
+      return new Recovery(
+          engine.generation(),
+          Recovery.Found.ofStoppedPhase(s.phase()),
+          Recovery.Did.NOTHING,
+          null);
     }
     boolean exact = live.equals(s.binding());
     if (s.pending() == null) {
       if (exact) {
-        return new Recovery(engine.generation(), "clean", "nothing", null);
+        return new Recovery(engine.generation(), Recovery.Found.CLEAN, Recovery.Did.NOTHING, null);
       }
       StepOutcome o = Freezer.drift(engine, live, "environment changed while the run was down");
-      return new Recovery(engine.generation(), "drift", "frozen", o);
+      return new Recovery(engine.generation(), Recovery.Found.DRIFT, Recovery.Did.FROZEN, o);
     }
     String actionId = s.pending().action().actionId();
     Optional<Receipt> receipt = exact ? Optional.empty() : ctx.adapter().lookup(s.pending().key());
-    String found = exact ? "intent_without_effect" : "effect_without_receipt";
+    Recovery.Found found =
+        exact ? Recovery.Found.INTENT_WITHOUT_EFFECT : Recovery.Found.EFFECT_WITHOUT_RECEIPT;
     if (!exact && receipt.isEmpty()) {
-      found = "drift";
+      found = Recovery.Found.DRIFT;
     }
-    try {
-      StepOutcome o = new PendingExecutor(engine).reconcile(actionId);
-      String did;
-      if (o.kind() == StepOutcome.Kind.RECONCILED) {
-        did = "reconciled";
-      } else if (o.kind() == StepOutcome.Kind.FROZEN) {
-        did = "frozen";
-      } else {
-        did = "executed_once";
-      }
-      return new Recovery(engine.generation(), found, did, o);
-    } catch (RatchetException e) {
-      if (e.code() == ErrorCode.APPROVAL) {
-        return new Recovery(engine.generation(), found, "awaiting_approval", null);
-      }
-      throw e;
+    PendingExecutor executor = new PendingExecutor(engine, true);
+    StepOutcome o = executor.reconcile(actionId);
+    if (o == null) {
+      return new Recovery(engine.generation(), found, Recovery.Did.AWAITING_APPROVAL, null);
     }
+    Recovery.Did did;
+    if (o.kind() == StepOutcome.Kind.RECONCILED) {
+      did = Recovery.Did.RECONCILED;
+    } else if (o.kind() == StepOutcome.Kind.FROZEN) {
+      did = Recovery.Did.FROZEN;
+    } else {
+      did = Recovery.Did.EXECUTED_ONCE;
+    }
+    return new Recovery(engine.generation(), found, did, o);
   }
 
   private static Lease acquire(RunContext ctx, String runId, boolean allowTakeOver) {

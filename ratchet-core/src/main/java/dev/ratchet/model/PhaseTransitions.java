@@ -1,54 +1,82 @@
 package dev.ratchet.model;
 
 import java.util.List;
-import java.util.Optional;
 
 /**
- * The run state machine as data (SPEC §1, §8, D13). Every phase change the runtime commits must be
- * a row of {@link #TABLE}, and the trace outcome recorded with it names the row. {@code
- * docs/state-machine.md} is generated from this table and golden-checked, and a test fails if any
- * row is never exercised.
+ * The run state machine as data (SPEC §1, §8, D13). The runtime changes phase only by requesting a
+ * row of {@link #TABLE} by name; the commit checks the row against the committed phase, and the
+ * trace outcome recorded with it is the row's. {@code docs/state-machine.md} is generated from this
+ * table and golden-checked, and a test fails if any row is never exercised.
  */
 public final class PhaseTransitions {
-  /** One allowed change of phase and the trace outcome that records it. */
-  public record Transition(Phase from, Phase to, String outcome, String why) {}
+  /**
+   * One allowed change of phase, requested by name by the runtime ({@code op.transition(...)}), and
+   * the trace outcome that records it.
+   */
+  public enum Transition {
+    COMPLETE(
+        Phase.RUNNING, Phase.COMPLETED, TraceOutcome.COMPLETED, "finish with current verification"),
+    CANCEL(Phase.RUNNING, Phase.CANCELLED, TraceOutcome.CANCELLED, "cancel"),
+    PROPOSAL_BUDGET(
+        Phase.RUNNING,
+        Phase.FAILED,
+        TraceOutcome.PROPOSAL_BUDGET_EXHAUSTED,
+        "proposal budget spent"),
+    STEP_BUDGET(
+        Phase.RUNNING, Phase.FAILED, TraceOutcome.STEP_BUDGET_EXHAUSTED, "step budget spent"),
+    WALL_TIME(Phase.RUNNING, Phase.FAILED, TraceOutcome.WALL_TIME_EXHAUSTED, "wall time spent"),
+    COST_BUDGET(
+        Phase.RUNNING, Phase.FAILED, TraceOutcome.COST_BUDGET_EXHAUSTED, "cost budget spent"),
+    FREEZE_CONFLICT(
+        Phase.RUNNING,
+        Phase.NEEDS_REVIEW,
+        TraceOutcome.IDEMPOTENCY_CONFLICT,
+        "same key, different intent"),
+    FREEZE_UNBOUND(
+        Phase.RUNNING,
+        Phase.NEEDS_REVIEW,
+        TraceOutcome.RECEIPT_UNBOUND,
+        "receipt lacks a required binding"),
+    FREEZE_DRIFT(
+        Phase.RUNNING,
+        Phase.NEEDS_REVIEW,
+        TraceOutcome.ENVIRONMENT_DRIFT,
+        "change the pending write does not explain"),
+    REPLAN(Phase.NEEDS_REVIEW, Phase.RUNNING, TraceOutcome.REVIEW_REPLANNED, "signed replan"),
+    ABORT(Phase.NEEDS_REVIEW, Phase.FAILED, TraceOutcome.REVIEW_ABORTED, "signed abort");
 
-  public static final List<Transition> TABLE =
-      List.of(
-          new Transition(
-              Phase.RUNNING, Phase.COMPLETED, "completed", "finish with current verification"),
-          new Transition(Phase.RUNNING, Phase.CANCELLED, "cancelled", "cancel"),
-          new Transition(
-              Phase.RUNNING, Phase.FAILED, "proposal_budget_exhausted", "proposal budget spent"),
-          new Transition(Phase.RUNNING, Phase.FAILED, "step_budget_exhausted", "step budget spent"),
-          new Transition(Phase.RUNNING, Phase.FAILED, "wall_time_exhausted", "wall time spent"),
-          new Transition(Phase.RUNNING, Phase.FAILED, "cost_budget_exhausted", "cost budget spent"),
-          new Transition(
-              Phase.RUNNING,
-              Phase.NEEDS_REVIEW,
-              "idempotency_conflict",
-              "same key, different intent"),
-          new Transition(
-              Phase.RUNNING,
-              Phase.NEEDS_REVIEW,
-              "receipt_unbound",
-              "receipt lacks a required binding"),
-          new Transition(
-              Phase.RUNNING,
-              Phase.NEEDS_REVIEW,
-              "environment_drift",
-              "change the pending write does not explain"),
-          new Transition(Phase.NEEDS_REVIEW, Phase.RUNNING, "review_replanned", "signed replan"),
-          new Transition(Phase.NEEDS_REVIEW, Phase.FAILED, "review_aborted", "signed abort"));
+    private final Phase from;
+    private final Phase to;
+    private final TraceOutcome outcome;
+    private final String why;
+
+    Transition(Phase from, Phase to, TraceOutcome outcome, String why) {
+      this.from = from;
+      this.to = to;
+      this.outcome = outcome;
+      this.why = why;
+    }
+
+    public Phase from() {
+      return from;
+    }
+
+    public Phase to() {
+      return to;
+    }
+
+    public TraceOutcome outcome() {
+      return outcome;
+    }
+
+    public String why() {
+      return why;
+    }
+  }
+
+  public static final List<Transition> TABLE = List.of(Transition.values());
 
   private PhaseTransitions() {}
-
-  /** The row for a phase change recorded with {@code outcome}, if the table allows it. */
-  public static Optional<Transition> find(Phase from, Phase to, String outcome) {
-    return TABLE.stream()
-        .filter(t -> t.from() == from && t.to() == to && t.outcome().equals(outcome))
-        .findFirst();
-  }
 
   /** The Mermaid state diagram of the table, as written to docs/state-machine.md. */
   public static String markdown() {
@@ -63,7 +91,7 @@ public final class PhaseTransitions {
           .append(" --> ")
           .append(t.to().wireName())
           .append(": ")
-          .append(t.outcome())
+          .append(t.outcome().wireName())
           .append('\n');
     }
     b.append("```\n\n| from | to | trace outcome | when |\n|---|---|---|---|\n");
@@ -73,7 +101,7 @@ public final class PhaseTransitions {
           .append(" | ")
           .append(t.to().wireName())
           .append(" | `")
-          .append(t.outcome())
+          .append(t.outcome().wireName())
           .append("` | ")
           .append(t.why())
           .append(" |\n");

@@ -167,7 +167,8 @@ class ApprovalTest {
     f.clock.advance(Duration.ofHours(1));
 
     Run recovered = f.ratchet("w2").resume(task, "run-1", ws);
-    assertThat(recovered.recovery().did()).isEqualTo("awaiting_approval");
+    assertThat(recovered.recovery().did())
+        .isEqualTo(dev.ratchet.outcome.Recovery.Did.AWAITING_APPROVAL);
     assertThat(recovered.state().pending().approval()).isEqualTo(old);
     assertThat(ws.ledger()).isEmpty();
     Throwable t = org.assertj.core.api.Assertions.catchThrowable(recovered::reconcile);

@@ -238,7 +238,7 @@ class ProposalTest {
     run.close();
     ws.externalWrite("app.py", "changed by a human\n");
     Run again = f.ratchet("w2").resume(task, "run-1", ws);
-    assertThat(again.recovery().found()).isEqualTo("drift");
+    assertThat(again.recovery().found()).isEqualTo(dev.ratchet.outcome.Recovery.Found.DRIFT);
     assertThat(again.state().phase()).isEqualTo(Phase.NEEDS_REVIEW);
     assertThat(again.state().review().reason()).isEqualTo(ReviewCase.ENVIRONMENT_DRIFT);
   }

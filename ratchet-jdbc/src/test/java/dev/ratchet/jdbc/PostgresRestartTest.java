@@ -141,7 +141,7 @@ class PostgresRestartTest {
       awaitStore(jdbc);
       clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1)); // w1 is gone; its lease lapses
       Run recovered = f.ratchet("w2").resume(task, "run-1", adapter);
-      assertThat(recovered.recovery().did()).isEqualTo("reconciled");
+      assertThat(recovered.recovery().did()).isEqualTo(dev.ratchet.outcome.Recovery.Did.RECONCILED);
       recovered.apply(
           recovered.action("t", "run_tests", JsonObject.builder().put("target", "unit").build()));
       recovered.apply(recovered.action("done", "finish", JsonObject.EMPTY));

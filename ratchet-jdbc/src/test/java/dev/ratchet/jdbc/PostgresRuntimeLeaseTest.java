@@ -105,7 +105,8 @@ class PostgresRuntimeLeaseTest {
             clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
             assertFenced(catchThrowable(() -> f.leases.check(fence)));
             Run b = f.ratchet("w2").resume(task, "run-1", ws);
-            assertThat(b.recovery().did()).isEqualTo("executed_once");
+            assertThat(b.recovery().did())
+                .isEqualTo(dev.ratchet.outcome.Recovery.Did.EXECUTED_ONCE);
             b.apply(b.action("b1", "append_file", write("log.txt", "b\n")));
             afterB[0] = ws.ledger().size();
             afterB[1] = b.generation();
@@ -132,7 +133,7 @@ class PostgresRuntimeLeaseTest {
     a.propose(a.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
     clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
     Run b = f.ratchet("w2").resume(task, "run-1", ws);
-    assertThat(b.recovery().did()).isEqualTo("executed_once");
+    assertThat(b.recovery().did()).isEqualTo(dev.ratchet.outcome.Recovery.Did.EXECUTED_ONCE);
     long gen = b.generation();
     assertFenced(catchThrowable(() -> a.execute("a1")));
     assertThat(ws.ledger()).hasSize(1);
@@ -168,7 +169,7 @@ class PostgresRuntimeLeaseTest {
     // r1's own lease pre-checks are fooled, so the store's compare-and-set is what stops it.
     RuntimeFixture fooled = new RuntimeFixture(41, clock, f.store, new LyingLeases(f.leases));
     Throwable t = catchThrowable(() -> fooled.ratchet("r1").resume(task, "run-1", interleaving));
-    assertThat(second[0].recovery().did()).isEqualTo("reconciled");
+    assertThat(second[0].recovery().did()).isEqualTo(dev.ratchet.outcome.Recovery.Did.RECONCILED);
     assertThat(t).isInstanceOf(CommitRefused.class);
     assertThat(((CommitRefused) t).result()).isEqualTo(new CommitResult.LostRace(before + 1));
     assertThat(generation("run-1")).isEqualTo(before + 1);
@@ -185,10 +186,10 @@ class PostgresRuntimeLeaseTest {
     catchThrowable(() -> a.execute("a1"));
     clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
     Run first = f.ratchet("r1").resume(task, "run-1", ws);
-    assertThat(first.recovery().did()).isEqualTo("reconciled");
+    assertThat(first.recovery().did()).isEqualTo(dev.ratchet.outcome.Recovery.Did.RECONCILED);
     clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
     Run second = f.ratchet("r2").resume(task, "run-1", ws);
-    assertThat(second.recovery().did()).isEqualTo("nothing");
+    assertThat(second.recovery().did()).isEqualTo(dev.ratchet.outcome.Recovery.Did.NOTHING);
     assertFenced(
         catchThrowable(
             () ->

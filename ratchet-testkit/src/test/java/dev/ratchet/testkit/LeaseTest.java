@@ -55,7 +55,7 @@ class LeaseTest {
     a.propose(a.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
     f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
     Run b = f.ratchet("w2").resume(task, "run-1", ws);
-    assertThat(b.recovery().did()).isEqualTo("executed_once");
+    assertThat(b.recovery().did()).isEqualTo(dev.ratchet.outcome.Recovery.Did.EXECUTED_ONCE);
     long gen = b.generation();
     assertFenced(catchThrowable(() -> a.execute("a1")));
     assertThat(ws.ledger()).hasSize(1);
@@ -90,10 +90,10 @@ class LeaseTest {
     catchThrowable(() -> a.execute("a1"));
     f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
     Run first = f.ratchet("r1").resume(task, "run-1", ws);
-    assertThat(first.recovery().did()).isEqualTo("reconciled");
+    assertThat(first.recovery().did()).isEqualTo(dev.ratchet.outcome.Recovery.Did.RECONCILED);
     f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
     Run second = f.ratchet("r2").resume(task, "run-1", ws);
-    assertThat(second.recovery().did()).isEqualTo("nothing");
+    assertThat(second.recovery().did()).isEqualTo(dev.ratchet.outcome.Recovery.Did.NOTHING);
     // The first recoverer's handle is stale now: whatever it tries is refused.
     assertFenced(
         catchThrowable(
@@ -137,7 +137,7 @@ class LeaseTest {
     // compare-and-set is what stops it: the generation it loaded is no longer the mark.
     RuntimeFixture fooled = new RuntimeFixture(41, f.clock, f.store, new LyingLeases(f.leases));
     Throwable t = catchThrowable(() -> fooled.ratchet("r1").resume(task, "run-1", interleaving));
-    assertThat(second[0].recovery().did()).isEqualTo("reconciled");
+    assertThat(second[0].recovery().did()).isEqualTo(dev.ratchet.outcome.Recovery.Did.RECONCILED);
     assertThat(t).isInstanceOf(CommitRefused.class);
     assertThat(((CommitRefused) t).result()).isEqualTo(new CommitResult.LostRace(before + 1));
     assertThat(f.store.load(task.taskId(), "run-1").orElseThrow().generation())

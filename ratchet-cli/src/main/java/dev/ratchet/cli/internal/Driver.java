@@ -51,7 +51,7 @@ public final class Driver {
       report(run.state(), recovery.outcome());
     }
     if (recovery != null
-        && "awaiting_approval".equals(recovery.did())
+        && dev.ratchet.outcome.Recovery.Did.AWAITING_APPROVAL == recovery.did()
         && run.state().pending() != null) {
       return awaitingApproval(run.state(), "no valid approval was in the run's inbox");
     }

@@ -1,0 +1,56 @@
+package dev.ratchet.model;
+
+import java.util.Optional;
+
+/**
+ * Every outcome a trace event records (reference-behaviour §1.13). The runtime names outcomes only
+ * through these constants; the trace stores {@link #wireName()}, so stored traces are unchanged.
+ */
+public enum TraceOutcome {
+  STARTED("started"),
+  COST_REPORTED("cost_reported"),
+  ACCEPTED_PENDING("accepted_pending"),
+  PERMISSION_DENIED("permission_denied"),
+  APPROVAL_REJECTED("approval_rejected"),
+  APPROVAL_CONSUMED("approval_consumed"),
+  APPROVAL_REFRESHED("approval_refreshed"),
+  STALE_OBSERVATION("stale_observation"),
+  CONTRACT_REJECTED("contract_rejected"),
+  EXECUTED("executed"),
+  REPLAYED("replayed"),
+  RECONCILED("reconciled"),
+  EXECUTION_ERROR("execution_error"),
+  COMPLETED("completed"),
+  CANCELLED("cancelled"),
+  PROPOSAL_BUDGET_EXHAUSTED("proposal_budget_exhausted"),
+  STEP_BUDGET_EXHAUSTED("step_budget_exhausted"),
+  WALL_TIME_EXHAUSTED("wall_time_exhausted"),
+  COST_BUDGET_EXHAUSTED("cost_budget_exhausted"),
+  IDEMPOTENCY_CONFLICT("idempotency_conflict"),
+  RECEIPT_UNBOUND("receipt_unbound"),
+  ENVIRONMENT_DRIFT("environment_drift"),
+  REVIEW_REPLANNED("review_replanned"),
+  REVIEW_ABORTED("review_aborted"),
+  CHECKPOINT_RESIGNED("checkpoint_resigned");
+
+  private final String wireName;
+
+  TraceOutcome(String wireName) {
+    this.wireName = wireName;
+  }
+
+  /** The snake_case name the trace stores. */
+  public String wireName() {
+    return wireName;
+  }
+
+  /** The outcome a stored trace event names, if it is one of these. */
+  public static Optional<TraceOutcome> fromWireName(String s) {
+    for (TraceOutcome o : values()) {
+      if (o.wireName.equals(s)) {
+        return Optional.of(o);
+      }
+    }
+    return Optional.empty();
+  }
+}
