@@ -2,16 +2,14 @@ package dev.ratchet.bench;
 
 import dev.ratchet.Run;
 import dev.ratchet.json.Canonical;
-import dev.ratchet.json.Fields;
-import dev.ratchet.json.Json;
-import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
-import dev.ratchet.json.JsonValue;
+import dev.ratchet.model.Checkpoint;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.sign.KeyRing;
+import dev.ratchet.store.CheckpointEnvelope;
 import dev.ratchet.testkit.InMemoryWorkspace;
 import dev.ratchet.testkit.RuntimeFixture;
 import java.nio.charset.StandardCharsets;
@@ -20,19 +18,14 @@ import java.nio.charset.StandardCharsets;
  * Real checkpoints of a chosen size for the micro-benchmarks, and the envelope steps (SPEC D5)
  * written with the public API only.
  *
- * <p>{@link #encode} and {@link #verify} repeat, step for step, what the runtime's internal codec
- * does on every commit and every recovery: canonical payload, plain checksum, HMAC over the
+ * <p>{@link #encode} and {@link #verify} are the runtime's own public envelope steps ({@link
+ * Checkpoint#seal}, {@link Checkpoint#open}): canonical payload, plain checksum, HMAC over the
  * canonical envelope without its {@code hmac} member; strict parse, checksum, HMAC, strict model
- * decode. The benchmark module may not call the runtime's {@code internal} packages, so a test
- * ({@code CheckpointsTest}) pins these copies to the bytes the runtime actually stores.
+ * decode. A test ({@code CheckpointsTest}) pins them to the bytes the runtime actually stores.
  */
 public final class Checkpoints {
   private static final String CODE_LINE =
       "    if (order.total() > limit) { log.warn(\"over \\\"limit\\\"\", order.id()); }\n";
-
-  private static final String[] ENVELOPE_KEYS = {
-    "schema_version", "key_id", "generation", "payload", "checksum", "hmac"
-  };
 
   private Checkpoints() {}
 
@@ -94,36 +87,11 @@ public final class Checkpoints {
 
   /** The signed envelope of {@code state} at {@code generation}, as the runtime commits it. */
   public static String encode(RunState state, long generation, KeyRing ring) {
-    JsonObject payload = state.toJson();
-    JsonObject unsigned = unsigned(payload, generation, ring.activeKeyId());
-    KeyRing.Signature sig = ring.sign(Canonical.bytes(unsigned));
-    return Canonical.string(unsigned.with("hmac", new JsonString(sig.hmacHex())));
+    return Checkpoint.seal(state, generation, ring).text();
   }
 
   /** Strict parse, checksum, HMAC and strict model decode of an envelope, as recovery does. */
   public static RunState verify(String envelope, KeyRing ring) {
-    Fields env = Fields.exact(Json.parse(envelope), "checkpoint", ENVELOPE_KEYS);
-    env.integer("schema_version", RunState.SCHEMA_VERSION, RunState.SCHEMA_VERSION);
-    String keyId = env.text("key_id");
-    env.integer("generation", 1, JsonInt.MAX_SAFE);
-    JsonObject payload = env.obj("payload");
-    String checksum = env.hex64("checksum");
-    String hmac = env.hex64("hmac");
-    ring.requireTrusted(keyId);
-    if (!Canonical.sha256Hex(payload).equals(checksum)) {
-      throw new IllegalStateException("checksum does not match the payload");
-    }
-    ring.verify(keyId, Canonical.bytes(env.object().without("hmac")), hmac);
-    return RunState.fromJson(payload, "checkpoint.payload");
-  }
-
-  static JsonObject unsigned(JsonValue payload, long generation, String keyId) {
-    return JsonObject.builder()
-        .put("schema_version", RunState.SCHEMA_VERSION)
-        .put("key_id", keyId)
-        .put("generation", generation)
-        .put("payload", payload)
-        .put("checksum", Canonical.sha256Hex(payload))
-        .build();
+    return Checkpoint.open(new CheckpointEnvelope(envelope), ring).state();
   }
 }

@@ -340,7 +340,7 @@ final class KeysCommand implements Runnable {
           stores
               .checkpoints()
               .load(ref.taskId(), ref.runId())
-              .ifPresent(r -> out.merge(Session.envelopeKeyId(r.checkpoint()), 1, Integer::sum));
+              .ifPresent(r -> out.merge(r.envelope().declaredKeyId().orElse("?"), 1, Integer::sum));
         }
       } catch (RatchetException e) {
         if (e.code() != ErrorCode.STORE_UNAVAILABLE) {

@@ -7,6 +7,7 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Action;
+import dev.ratchet.model.Checkpoint;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.PhaseTransitions.Transition;
 import dev.ratchet.model.RunState;
@@ -169,7 +170,7 @@ public final class Engine {
               + t
               + ") is not in the table");
     }
-    String text = CheckpointCodec.encode(next, generation + 1, ctx.keys());
+    String text = Checkpoint.seal(next, generation + 1, ctx.keys()).text();
     checkLease();
     CommitResult result =
         ctx.store()

@@ -5,6 +5,7 @@ import dev.ratchet.adapter.Receipt;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Checkpoint;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TraceOutcome;
@@ -94,7 +95,7 @@ public final class Runs {
     Engine engine = null;
     try {
       StoredRun stored = loadStored(ctx, runId);
-      CheckpointCodec.Decoded d = decodeAndCheck(ctx, runId, stored);
+      Checkpoint d = decodeAndCheck(ctx, runId, stored);
       if (d.keyId().equals(ctx.keys().activeKeyId())) {
         return false;
       }
@@ -122,7 +123,7 @@ public final class Runs {
 
   private static Engine load(RunContext ctx, String runId, Lease lease) {
     StoredRun stored = loadStored(ctx, runId);
-    CheckpointCodec.Decoded d = decodeAndCheck(ctx, runId, stored);
+    Checkpoint d = decodeAndCheck(ctx, runId, stored);
     return new Engine(ctx, lease, d.generation(), d.state());
   }
 
@@ -135,9 +136,8 @@ public final class Runs {
                     "no checkpoint for run '" + runId + "' of task '" + ctx.task().taskId() + "'"));
   }
 
-  private static CheckpointCodec.Decoded decodeAndCheck(
-      RunContext ctx, String runId, StoredRun stored) {
-    CheckpointCodec.Decoded d = CheckpointCodec.decode(stored.checkpoint(), ctx.keys());
+  private static Checkpoint decodeAndCheck(RunContext ctx, String runId, StoredRun stored) {
+    Checkpoint d = Checkpoint.open(stored.envelope(), ctx.keys());
     RunState s = d.state();
     if (!s.runId().equals(runId) || !s.taskId().equals(ctx.task().taskId())) {
       throw RatchetException.checkpoint("checkpoint belongs to another run or task");

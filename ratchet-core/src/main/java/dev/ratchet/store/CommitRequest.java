@@ -30,6 +30,11 @@ public record CommitRequest(
     }
   }
 
+  /** The checkpoint text as the envelope value type. */
+  public CheckpointEnvelope envelope() {
+    return new CheckpointEnvelope(checkpoint);
+  }
+
   /** The generation this commit creates when it wins. */
   public long nextGeneration() {
     return expectedGeneration + 1;

@@ -27,6 +27,11 @@ public record StoredRun(
     heads = Map.copyOf(copy);
   }
 
+  /** The checkpoint text as the envelope value type. */
+  public CheckpointEnvelope envelope() {
+    return new CheckpointEnvelope(checkpoint);
+  }
+
   public SetHead head(RecordSet set) {
     return heads.get(set);
   }

@@ -135,19 +135,8 @@ public final class Session implements AutoCloseable {
   public String signingKeyId(CheckpointStore.RunRef ref) {
     return store()
         .load(ref.taskId(), ref.runId())
-        .map(r -> envelopeKeyId(r.checkpoint()))
+        .map(r -> r.envelope().declaredKeyId().orElse("?"))
         .orElse("-");
-  }
-
-  /** The {@code key_id} member of a checkpoint envelope, or "?" when it is unreadable. */
-  public static String envelopeKeyId(String checkpoint) {
-    try {
-      return Views.text(
-          dev.ratchet.json.Fields.asObject(dev.ratchet.json.Json.parse(checkpoint), "checkpoint"),
-          "key_id");
-    } catch (RuntimeException e) {
-      return "?";
-    }
   }
 
   /** The run's lease if a worker holds it now (unexpired and not released). */

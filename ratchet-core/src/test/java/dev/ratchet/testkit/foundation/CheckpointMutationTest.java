@@ -7,18 +7,19 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.ratchet.Run;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.internal.CheckpointCodec;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
+import dev.ratchet.model.Checkpoint;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.sign.Hmac;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretKey;
+import dev.ratchet.store.CheckpointEnvelope;
 import dev.ratchet.store.StoredRun;
 import dev.ratchet.testkit.CrashPlan;
 import dev.ratchet.testkit.InMemoryWorkspace;
@@ -91,7 +92,7 @@ class CheckpointMutationTest {
 
   @Test
   void theUnmutatedControlDecodes() {
-    CheckpointCodec.Decoded d = CheckpointCodec.decode(checkpoint, f.keyRing);
+    Checkpoint d = Checkpoint.open(new CheckpointEnvelope(checkpoint), f.keyRing);
     assertThat(d.generation()).isEqualTo(stored.generation()).isGreaterThan(1);
     assertThat(d.keyId()).isEqualTo("ckpt-1");
     assertThat(d.state().pending()).isNotNull();
@@ -125,7 +126,7 @@ class CheckpointMutationTest {
         String text = new String(mutated, StandardCharsets.UTF_8);
         tried++;
         try {
-          CheckpointCodec.Decoded d = CheckpointCodec.decode(text, f.keyRing);
+          Checkpoint d = Checkpoint.open(new CheckpointEnvelope(text), f.keyRing);
           fail(
               "accepted mutation at byte "
                   + pos
@@ -159,10 +160,13 @@ class CheckpointMutationTest {
   void truncationsAndAppendedBytesAreRefusedWithCheckpoint() {
     for (int len = 0; len < checkpoint.length(); len += 7) {
       String cut = checkpoint.substring(0, len);
-      refusedAsCheckpoint(() -> CheckpointCodec.decode(cut, f.keyRing));
+      refusedAsCheckpoint(() -> Checkpoint.open(new CheckpointEnvelope(cut), f.keyRing));
     }
-    refusedAsCheckpoint(() -> CheckpointCodec.decode(checkpoint + "x", f.keyRing), "trailing data");
-    refusedAsCheckpoint(() -> CheckpointCodec.decode(checkpoint + checkpoint, f.keyRing));
+    refusedAsCheckpoint(
+        () -> Checkpoint.open(new CheckpointEnvelope(checkpoint + "x"), f.keyRing),
+        "trailing data");
+    refusedAsCheckpoint(
+        () -> Checkpoint.open(new CheckpointEnvelope(checkpoint + checkpoint), f.keyRing));
   }
 
   @Test
@@ -175,22 +179,25 @@ class CheckpointMutationTest {
         Canonical.string(
             env.with("hmac", new JsonString(Hmac.hmacHex(impostor, Canonical.bytes(unsigned)))));
     refusedAsCheckpoint(
-        () -> CheckpointCodec.decode(forged, f.keyRing),
+        () -> Checkpoint.open(new CheckpointEnvelope(forged), f.keyRing),
         "HMAC does not verify under key id 'ckpt-1'");
     // Another key id, signed by its own key: not trusted by this ring.
     SecretKey stranger = SecretKey.checkpoint("ckpt-x", new SeededEntropy(6).bytes(32));
     String resigned =
-        CheckpointCodec.encode(
-            CheckpointCodec.decode(checkpoint, f.keyRing).state(),
-            stored.generation(),
-            KeyRing.of(stranger));
-    assertThat(CheckpointCodec.decode(resigned, KeyRing.of(stranger)).generation())
+        Checkpoint.seal(
+                Checkpoint.open(new CheckpointEnvelope(checkpoint), f.keyRing).state(),
+                stored.generation(),
+                KeyRing.of(stranger))
+            .text();
+    assertThat(Checkpoint.open(new CheckpointEnvelope(resigned), KeyRing.of(stranger)).generation())
         .isEqualTo(stored.generation());
     refusedAsCheckpoint(
-        () -> CheckpointCodec.decode(resigned, f.keyRing), "key id 'ckpt-x' is not trusted");
+        () -> Checkpoint.open(new CheckpointEnvelope(resigned), f.keyRing),
+        "key id 'ckpt-x' is not trusted");
     // A ring that trusts it only as a revoked key refuses it too.
     KeyRing revoked = KeyRing.of(stranger).rotate(f.checkpointKey).revoke("ckpt-x");
-    refusedAsCheckpoint(() -> CheckpointCodec.decode(resigned, revoked), "'ckpt-x' is revoked");
+    refusedAsCheckpoint(
+        () -> Checkpoint.open(new CheckpointEnvelope(resigned), revoked), "'ckpt-x' is revoked");
   }
 
   @Test
@@ -202,7 +209,7 @@ class CheckpointMutationTest {
     // Checksum left alone: corruption.
     String corrupted = Canonical.string(env.with("payload", edited));
     refusedAsCheckpoint(
-        () -> CheckpointCodec.decode(corrupted, f.keyRing),
+        () -> Checkpoint.open(new CheckpointEnvelope(corrupted), f.keyRing),
         "corrupted: checksum does not match payload");
     // Checksum recomputed, HMAC kept: the HMAC fails.
     String recomputed =
@@ -210,15 +217,19 @@ class CheckpointMutationTest {
             env.with("payload", edited)
                 .with("checksum", new JsonString(Canonical.sha256Hex(edited))));
     refusedAsCheckpoint(
-        () -> CheckpointCodec.decode(recomputed, f.keyRing), "HMAC does not verify");
+        () -> Checkpoint.open(new CheckpointEnvelope(recomputed), f.keyRing),
+        "HMAC does not verify");
     // Envelope members outside the payload are authenticated too.
     String regenerated =
         Canonical.string(env.with("generation", new JsonInt(stored.generation() + 1)));
     refusedAsCheckpoint(
-        () -> CheckpointCodec.decode(regenerated, f.keyRing), "HMAC does not verify");
+        () -> Checkpoint.open(new CheckpointEnvelope(regenerated), f.keyRing),
+        "HMAC does not verify");
     String unknown = Canonical.string(env.with("note", new JsonString("x")));
-    refusedAsCheckpoint(() -> CheckpointCodec.decode(unknown, f.keyRing), "unknown fields [note]");
+    refusedAsCheckpoint(
+        () -> Checkpoint.open(new CheckpointEnvelope(unknown), f.keyRing), "unknown fields [note]");
     String schema = Canonical.string(env.with("schema_version", new JsonInt(2)));
-    refusedAsCheckpoint(() -> CheckpointCodec.decode(schema, f.keyRing), "schema_version");
+    refusedAsCheckpoint(
+        () -> Checkpoint.open(new CheckpointEnvelope(schema), f.keyRing), "schema_version");
   }
 }

@@ -9,8 +9,8 @@ import dev.ratchet.adapter.ApprovalBinding;
 import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.internal.CheckpointCodec;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Checkpoint;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.TaskSpec;
@@ -19,6 +19,7 @@ import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.sign.Hmac;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretKey;
+import dev.ratchet.store.CheckpointEnvelope;
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRun;
@@ -191,25 +192,33 @@ class KeyLeakScanTest {
     // Failed checkpoint verifications: wrong key under the same id, unknown id, revoked id,
     // tampered payload, tampered HMAC.
     String checkpoint = f.store.load(task.taskId(), "run-1").orElseThrow().checkpoint();
-    seen("decoded", CheckpointCodec.decode(checkpoint, f.keyRing));
+    seen("decoded", Checkpoint.open(new CheckpointEnvelope(checkpoint), f.keyRing));
     SecretKey sameIdOtherKey = SecretKey.checkpoint("ckpt-1", new SeededEntropy(98).bytes(32));
-    failure("wrong key", () -> CheckpointCodec.decode(checkpoint, KeyRing.of(sameIdOtherKey)));
+    failure(
+        "wrong key",
+        () -> Checkpoint.open(new CheckpointEnvelope(checkpoint), KeyRing.of(sameIdOtherKey)));
     SecretKey next = SecretKey.checkpoint("ckpt-2", new SeededEntropy(97).bytes(32));
-    failure("unknown key id", () -> CheckpointCodec.decode(checkpoint, KeyRing.of(next)));
+    failure(
+        "unknown key id",
+        () -> Checkpoint.open(new CheckpointEnvelope(checkpoint), KeyRing.of(next)));
     KeyRing revoked = f.keyRing.rotate(next).revoke("ckpt-1");
     seen("revoked ring", revoked);
-    failure("revoked key id", () -> CheckpointCodec.decode(checkpoint, revoked));
+    failure("revoked key id", () -> Checkpoint.open(new CheckpointEnvelope(checkpoint), revoked));
     failure(
         "tampered payload",
         () ->
-            CheckpointCodec.decode(
-                checkpoint.replace("\"phase\":\"completed\"", "\"phase\":\"running\""), f.keyRing));
+            Checkpoint.open(
+                new CheckpointEnvelope(
+                    checkpoint.replace("\"phase\":\"completed\"", "\"phase\":\"running\"")),
+                f.keyRing));
     String hmac = checkpoint.substring(checkpoint.indexOf("\"hmac\":\"") + 8).substring(0, 64);
     failure(
         "tampered hmac",
         () ->
-            CheckpointCodec.decode(
-                checkpoint.replace(hmac, new StringBuilder(hmac).reverse().toString()), f.keyRing));
+            Checkpoint.open(
+                new CheckpointEnvelope(
+                    checkpoint.replace(hmac, new StringBuilder(hmac).reverse().toString())),
+                f.keyRing));
     Ratchet wrongRing =
         Ratchet.builder()
             .store(f.store)

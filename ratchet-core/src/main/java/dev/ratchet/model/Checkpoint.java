@@ -1,34 +1,26 @@
-package dev.ratchet.internal;
+package dev.ratchet.model;
 
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Fields;
-import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonObject;
-import dev.ratchet.json.JsonValue;
-import dev.ratchet.model.RunState;
+import dev.ratchet.json.JsonString;
 import dev.ratchet.sign.KeyRing;
+import dev.ratchet.store.CheckpointEnvelope;
 
 /**
- * The checkpoint envelope (SPEC D5): {@code {schema_version, key_id, generation, payload, checksum,
- * hmac}}. The checksum is a plain SHA-256 of the canonical payload and only detects accidents; the
- * HMAC covers the canonical envelope without the {@code hmac} member, so the generation and key id
- * are authenticated too. Decoding checks, in order: shape, schema, key id trusted, checksum, HMAC,
- * payload — every failure is {@code CHECKPOINT}.
+ * A decoded, authenticated checkpoint, and the two steps between it and its {@link
+ * CheckpointEnvelope} (SPEC D5). The checksum is a plain SHA-256 of the canonical payload and only
+ * detects accidents; the HMAC covers the canonical envelope without the {@code hmac} member, so the
+ * generation and key id are authenticated too. Opening checks, in order: shape, schema, key id
+ * trusted, checksum, HMAC, payload; every failure is {@code CHECKPOINT}.
  */
-public final class CheckpointCodec {
-  static final String[] ENVELOPE_KEYS = {
-    "schema_version", "key_id", "generation", "payload", "checksum", "hmac"
-  };
+public record Checkpoint(long generation, String keyId, RunState state) {
 
-  private CheckpointCodec() {}
-
-  /** A decoded, authenticated checkpoint. */
-  public record Decoded(long generation, String keyId, RunState state) {}
-
-  public static String encode(RunState state, long generation, KeyRing ring) {
+  /** Signs {@code state} at {@code generation} under the ring's active key. */
+  public static CheckpointEnvelope seal(RunState state, long generation, KeyRing ring) {
     JsonObject payload = state.toJson();
     JsonObject unsigned =
         JsonObject.builder()
@@ -39,12 +31,14 @@ public final class CheckpointCodec {
             .put("checksum", Canonical.sha256Hex(payload))
             .build();
     KeyRing.Signature sig = ring.sign(Canonical.bytes(unsigned));
-    return Canonical.string(unsigned.with("hmac", new dev.ratchet.json.JsonString(sig.hmacHex())));
+    return new CheckpointEnvelope(
+        Canonical.string(unsigned.with("hmac", new JsonString(sig.hmacHex()))));
   }
 
-  public static Decoded decode(String text, KeyRing ring) {
+  /** Authenticates and decodes an envelope; every failure is {@code CHECKPOINT}. */
+  public static Checkpoint open(CheckpointEnvelope envelope, KeyRing ring) {
     try {
-      return decodeStrict(text, ring);
+      return openStrict(envelope, ring);
     } catch (RatchetException e) {
       if (e.code() == ErrorCode.CHECKPOINT) {
         throw e;
@@ -53,9 +47,8 @@ public final class CheckpointCodec {
     }
   }
 
-  private static Decoded decodeStrict(String text, KeyRing ring) {
-    JsonValue parsed = Json.parse(text);
-    Fields env = Fields.exact(parsed, "checkpoint", ENVELOPE_KEYS);
+  private static Checkpoint openStrict(CheckpointEnvelope envelope, KeyRing ring) {
+    Fields env = envelope.fields();
     env.integer("schema_version", RunState.SCHEMA_VERSION, RunState.SCHEMA_VERSION);
     String keyId = env.text("key_id");
     long generation = env.integer("generation", 1, JsonInt.MAX_SAFE);
@@ -68,6 +61,6 @@ public final class CheckpointCodec {
     }
     JsonObject unsigned = env.object().without("hmac");
     ring.verify(keyId, Canonical.bytes(unsigned), hmac);
-    return new Decoded(generation, keyId, RunState.fromJson(payload, "checkpoint.payload"));
+    return new Checkpoint(generation, keyId, RunState.fromJson(payload, "checkpoint.payload"));
   }
 }
