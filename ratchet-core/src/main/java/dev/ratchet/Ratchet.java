@@ -4,15 +4,22 @@ import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.internal.Engine;
 import dev.ratchet.internal.RunContext;
 import dev.ratchet.internal.Runs;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Approval;
+import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
+import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TaskSpec;
-import dev.ratchet.outcome.Recovery;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.seam.Seams;
+import dev.ratchet.sign.Hmac;
 import dev.ratchet.sign.KeyRing;
+import dev.ratchet.sign.SecretKey;
 import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.CheckpointStore;
+import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.LeaseStore;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -30,6 +37,8 @@ import java.util.Objects;
  * try (Run run = ratchet.start(task, "run-1", adapter)) {
  *   run.apply(run.action("a1", "write_file", args));
  * }
+ * Run again = ratchet.resume(task, "run-1", adapter); // after a crash: again.recovery() says what
+ * ratchet.deliver(approval, approverKey);            // an approver signs with their own key
  * }</pre>
  */
 public final class Ratchet {
@@ -72,9 +81,8 @@ public final class Ratchet {
    * any integrity, freshness or binding problem; then re-observes and reconciles.
    */
   public Run resume(TaskSpec task, String runId, EnvironmentAdapter adapter) {
-    Recovery[] report = new Recovery[1];
-    Engine e = Runs.resume(context(task, adapter), runId, report);
-    return new Run(e, report[0]);
+    Runs.Resumed r = Runs.resume(context(task, adapter), runId);
+    return new Run(r.engine(), r.recovery());
   }
 
   /**
@@ -84,12 +92,68 @@ public final class Ratchet {
    * already signs it.
    */
   public boolean resign(TaskSpec task, String runId, EnvironmentAdapter adapter) {
-    return Runs.resign(context(task, adapter), runId);
+    return Runs.resign(detached(task, adapter), runId);
   }
 
-  /** Checks integrity and freshness of a stored run without a lease or any adapter call. */
+  /**
+   * Checks integrity and freshness of a stored run without a lease. The adapter supplies only its
+   * declarations (namespace and action specs, which the state invariants need); the environment is
+   * never called.
+   */
   public RunState verify(TaskSpec task, String runId, EnvironmentAdapter adapter) {
-    return Runs.verify(context(task, adapter), runId);
+    return Runs.verify(detached(task, adapter), runId);
+  }
+
+  /**
+   * Signs an approval with the approver's own key and delivers it to its run's inbox in one call
+   * (SPEC D19: the key stays with the caller; nothing here keeps it). Returns the signed envelope.
+   */
+  public SignedEnvelope deliver(Approval approval, SecretKey approverKey) {
+    return deliver(
+        approval.taskId(),
+        approval.runId(),
+        approval.nonce(),
+        InboxItem.Kind.APPROVAL,
+        sign(approval.toJson(), approverKey));
+  }
+
+  /** Signs a reviewer decision with the reviewer's own key and delivers it, in one call. */
+  public SignedEnvelope deliver(ReviewDecision decision, SecretKey reviewerKey) {
+    return deliver(
+        decision.taskId(),
+        decision.runId(),
+        decision.nonce(),
+        InboxItem.Kind.REVIEW_DECISION,
+        sign(decision.toJson(), reviewerKey));
+  }
+
+  /** Delivers an envelope signed elsewhere (for example on the operator's machine). */
+  public SignedEnvelope deliver(
+      String taskId, String runId, String nonce, InboxItem.Kind kind, SignedEnvelope envelope) {
+    store.deliver(taskId, runId, new InboxItem(nonce, kind, Canonical.string(envelope.toJson())));
+    return envelope;
+  }
+
+  private static SignedEnvelope sign(JsonObject payload, SecretKey key) {
+    return new SignedEnvelope(payload, Hmac.hmacHex(key, Canonical.bytes(payload)));
+  }
+
+  /** A context whose adapter refuses every environment call: only the declarations are used. */
+  private RunContext detached(TaskSpec task, EnvironmentAdapter adapter) {
+    return new RunContext(
+        task,
+        RunContext.detachedAdapter(task),
+        store,
+        leases,
+        keys,
+        approvers,
+        reviewers,
+        clock,
+        entropy,
+        crash,
+        workerId,
+        leaseTtl,
+        RunContext.specsFor(task, adapter));
   }
 
   private RunContext context(TaskSpec task, EnvironmentAdapter adapter) {

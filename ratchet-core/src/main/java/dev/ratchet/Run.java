@@ -1,15 +1,22 @@
 package dev.ratchet;
 
 import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.adapter.Observation;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.internal.Engine;
+import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.RunState;
+import dev.ratchet.model.TraceEvent;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.outcome.Recovery;
 import dev.ratchet.outcome.StepOutcome;
+import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.Lease;
+import dev.ratchet.store.RecordSet;
+import dev.ratchet.store.StoredRecord;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -22,6 +29,8 @@ import java.util.List;
 public final class Run implements AutoCloseable {
   private final Engine engine;
   private final Recovery recovery;
+  private Observation observed;
+  private long observedAt;
 
   Run(Engine engine, Recovery recovery) {
     this.engine = engine;
@@ -38,13 +47,17 @@ public final class Run implements AutoCloseable {
     return engine.execute(actionId);
   }
 
+  /** Executes what {@link #propose} returned: a REPLAYED proposal returns its replay. */
+  public StepOutcome execute(Proposal proposal) {
+    if (proposal.kind() == Proposal.Kind.REPLAYED) {
+      return proposal.replay();
+    }
+    return execute(proposal.action().actionId());
+  }
+
   /** Propose, then execute unless replayed: one call per agent step. */
   public StepOutcome apply(Action action) {
-    Proposal p = propose(action);
-    if (p.kind() == Proposal.Kind.REPLAYED) {
-      return p.replay();
-    }
-    return execute(p.action().actionId());
+    return execute(propose(action));
   }
 
   /** Reconciles the pending write with the adapter's receipt, or executes it once if absent. */
@@ -75,10 +88,50 @@ public final class Run implements AutoCloseable {
         kind,
         arguments,
         null,
-        engine.state().binding().revision(),
+        stampRevision(),
         pre,
         risk,
         engine.state().usage().proposals() + 100);
+  }
+
+  /**
+   * Reads the live environment (under a checked lease; commits nothing) and stamps the actions
+   * {@link #action} builds from now on with its revision, until the next commit moves the run's
+   * binding. After an outside change this is what un-sticks an agent loop: a proposal stamped with
+   * the live revision is accepted and rebinds the run.
+   */
+  public Observation observe() {
+    Observation live = engine.observeLive();
+    observed = live;
+    observedAt = engine.generation();
+    return live;
+  }
+
+  private long stampRevision() {
+    if (observed != null && observedAt == engine.generation()) {
+      return observed.revision();
+    }
+    return engine.state().binding().revision();
+  }
+
+  /** The run's committed trace, in order (read from the store; a copy). */
+  public List<TraceEvent> trace() {
+    RunState s = engine.state();
+    CheckpointStore store = engine.ctx().store();
+    long count = s.head(RecordSet.TRACE).count();
+    List<TraceEvent> out = new ArrayList<>();
+    while (out.size() < count) {
+      int page = (int) Math.min(1_000, count - out.size());
+      List<StoredRecord> records =
+          store.records(s.taskId(), s.runId(), RecordSet.TRACE, out.size() + 1L, page);
+      if (records.isEmpty()) {
+        break;
+      }
+      for (StoredRecord r : records) {
+        out.add(TraceEvent.fromJson(Json.parse(r.body()), "trace[" + r.sequence() + "]"));
+      }
+    }
+    return List.copyOf(out);
   }
 
   /** The committed control state (the payload of the current checkpoint). */

@@ -227,6 +227,11 @@ public final class Engine {
     return ctx.adapter().observe();
   }
 
+  /** The live environment, read under a checked lease; commits nothing. */
+  public Observation observeLive() {
+    return observe();
+  }
+
   /** Closes the run as failed (budget exhaustion); refused while an intent is pending. */
   void fail(Op op, Transition reason) {
     if (op.b.phase().terminal()) {

@@ -71,6 +71,14 @@ public record RunContext(
     return specs;
   }
 
+  /**
+   * The adapter of an operation that needs no environment (verify, re-sign): names the task's
+   * namespace and refuses every environment call.
+   */
+  public static EnvironmentAdapter detachedAdapter(TaskSpec task) {
+    return new DetachedAdapter(task.adapter());
+  }
+
   long nowMs() {
     return clock.millis();
   }

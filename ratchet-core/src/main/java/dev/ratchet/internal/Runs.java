@@ -70,13 +70,15 @@ public final class Runs {
     return engine;
   }
 
+  /** A resumed run's engine and what its recovery found and did. */
+  public record Resumed(Engine engine, Recovery recovery) {}
+
   /** Loads, verifies and re-binds a run; then reconciles its pending write, if any. */
-  public static Engine resume(RunContext ctx, String runId, Recovery[] report) {
+  public static Resumed resume(RunContext ctx, String runId) {
     Lease lease = acquire(ctx, runId, true);
     try {
       Engine engine = load(ctx, runId, lease);
-      report[0] = rebindAndReconcile(engine);
-      return engine;
+      return new Resumed(engine, rebindAndReconcile(engine));
     } catch (RuntimeException e) {
       ctx.leases().release(lease);
       throw e;

@@ -50,6 +50,51 @@ public record Action(
         actionId, kind, arguments, key, environmentRevision, preconditions, risk, deadlineProposal);
   }
 
+  /** A copy with other arguments (the key, which binds the old arguments, is dropped). */
+  public Action withArguments(JsonObject newArguments) {
+    return new Action(
+        actionId,
+        kind,
+        newArguments,
+        null,
+        environmentRevision,
+        preconditions,
+        risk,
+        deadlineProposal);
+  }
+
+  /** A copy planned against another environment revision. */
+  public Action withEnvironmentRevision(long revision) {
+    return new Action(
+        actionId, kind, arguments, idempotencyKey, revision, preconditions, risk, deadlineProposal);
+  }
+
+  /** A copy with another proposal deadline. */
+  public Action withDeadlineProposal(long deadline) {
+    return new Action(
+        actionId,
+        kind,
+        arguments,
+        idempotencyKey,
+        environmentRevision,
+        preconditions,
+        risk,
+        deadline);
+  }
+
+  /** A copy under another action id. */
+  public Action withActionId(String id) {
+    return new Action(
+        id,
+        kind,
+        arguments,
+        idempotencyKey,
+        environmentRevision,
+        preconditions,
+        risk,
+        deadlineProposal);
+  }
+
   public JsonObject toJson() {
     return JsonObject.builder()
         .put("action_id", actionId)

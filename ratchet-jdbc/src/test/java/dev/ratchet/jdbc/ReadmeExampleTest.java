@@ -7,10 +7,13 @@ import dev.ratchet.Run;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.model.TraceEvent;
 import dev.ratchet.outcome.Proposal;
+import dev.ratchet.outcome.Recovery;
 import dev.ratchet.testkit.InMemoryWorkspace;
 import dev.ratchet.testkit.RuntimeFixture;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,13 +45,21 @@ class ReadmeExampleTest {
             .reviewers(reviewers)
             .workerId("worker-1")
             .build();
-    try (Run run = ratchet.start(task, "run-1", workspace)) { // resume(...) after a crash
+    try (Run run = ratchet.start(task, "run-1", workspace)) {
       Proposal p = run.propose(run.action("a1", "write_file", fix)); // intent + key durable first
-      run.execute(p.action().actionId()); // once, even across crashes
+      run.execute(p); // once, even across crashes
+      run.observe(); // re-stamp after outside changes
       run.apply(run.action("a2", "run_tests", JsonObject.builder().put("target", "unit").build()));
       run.apply(run.action("a3", "finish", JsonObject.EMPTY)); // against the verifier only
     }
-    // README example ends
+    try (Run run = ratchet.resume(task, "run-1", workspace)) { // after a crash, anywhere
+      Recovery recovery = run.recovery(); // found / did, as enums
+      List<TraceEvent> trace = run.trace(); // the signed, chained history
+      // README example ends
+      assertThat(recovery.found()).isEqualTo(Recovery.Found.COMPLETED);
+      assertThat(recovery.did()).isEqualTo(Recovery.Did.NOTHING);
+      assertThat(trace).extracting(TraceEvent::outcome).endsWith("completed");
+    }
     assertThat(workspace.ledger()).hasSize(1);
     assertThat(ratchet.verify(task, "run-1", workspace).phase()).isEqualTo(Phase.COMPLETED);
     store.close();
