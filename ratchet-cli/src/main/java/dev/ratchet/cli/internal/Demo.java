@@ -147,7 +147,7 @@ public final class Demo {
 
   private WorkerProcess.Ended worker(Path start, CrashPoint crashAt) {
     workers++;
-    List<String> args = new ArrayList<>(List.of("worker", "--run-id", DemoScenario.RUN_ID));
+    List<String> args = new ArrayList<>(List.of("--run-id", DemoScenario.RUN_ID));
     args.addAll(
         List.of(
             "--home",
