@@ -2,6 +2,7 @@ package dev.ratchet.chaos;
 
 import dev.ratchet.adapters.ReferenceService;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.harness.ChildJvm;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.testkit.ThrowawayPostgres;
 import java.nio.file.Files;
@@ -71,7 +72,7 @@ final class ContentionCampaign {
     }
     String schema = null;
     Map<String, ReferenceService> services = new LinkedHashMap<>();
-    List<WorkerProcess> live = new ArrayList<>();
+    List<ChildJvm> live = new ArrayList<>();
     try {
       schema = PgServer.createSchema(url);
       int n = workers(mode, rnd);
@@ -115,7 +116,7 @@ final class ContentionCampaign {
       java.util.function.Function<List<String>, List<String>> bind =
           a -> a.stream().map(x -> x.equals("URL") ? u : x.equals("SCHEMA") ? sc : x).toList();
       for (int w = 0; w < n; w++) {
-        live.add(WorkerProcess.start(log, ContentionWorker.class, bind.apply(nextArgs.get())));
+        live.add(WorkerJvm.start(log, ContentionWorker.class, bind.apply(nextArgs.get())));
       }
       // Seeded fault schedule by progress, not by the clock (a fast machine would finish first):
       // each event fires once this many runs have been seen to end, between 5 % and 90 % of them.
@@ -149,18 +150,17 @@ final class ContentionCampaign {
           while (next < events.size() && events.get(next)[0] <= endedLive.size()) {
             long[] ev = events.get(next++);
             if (ev[1] == 0) {
-              List<WorkerProcess> running = live.stream().filter(w -> !w.ended()).toList();
+              List<ChildJvm> running = live.stream().filter(w -> !w.ended()).toList();
               if (running.isEmpty()) {
                 t.inc("finished_before_kill");
                 continue;
               }
-              WorkerProcess victim = running.get(rnd.nextInt(running.size()));
+              ChildJvm victim = running.get(rnd.nextInt(running.size()));
               victim.kill();
               t.inc("kills_sigkill");
               tallyAndForget(victim, t, ended, claims);
               live.remove(victim);
-              live.add(
-                  WorkerProcess.start(log, ContentionWorker.class, bind.apply(nextArgs.get())));
+              live.add(WorkerJvm.start(log, ContentionWorker.class, bind.apply(nextArgs.get())));
             } else {
               cluster.stopImmediately();
               LockSupport.parkNanos((300 + rnd.nextInt(1_500)) * 1_000_000L);
@@ -172,7 +172,7 @@ final class ContentionCampaign {
             lastPoll = now;
             pollGenerations(supervisor, specs, highest, t);
           }
-          for (WorkerProcess w : live) {
+          for (ChildJvm w : live) {
             String line;
             while ((line = w.next(0)) != null) {
               // lines are kept in seen(); the ends seen so far drive the fault schedule
@@ -183,7 +183,7 @@ final class ContentionCampaign {
           }
           LockSupport.parkNanos(50_000_000L);
         }
-        for (WorkerProcess w : live) {
+        for (ChildJvm w : live) {
           w.kill();
           tallyAndForget(w, t, ended, claims);
         }
@@ -208,7 +208,7 @@ final class ContentionCampaign {
           drainArgs.set(6, "0");
           drainArgs.set(8, "0");
           drainArgs.set(10, drainFile.toString());
-          WorkerProcess drain = WorkerProcess.start(log, ContentionWorker.class, drainArgs);
+          ChildJvm drain = WorkerJvm.start(log, ContentionWorker.class, drainArgs);
           if (!drain.awaitExit(deadlineMs + 60_000)) {
             drain.kill();
             t.fail("the drain worker did not finish");
@@ -230,7 +230,7 @@ final class ContentionCampaign {
         }
       }
     } finally {
-      for (WorkerProcess w : live) {
+      for (ChildJvm w : live) {
         w.kill();
       }
       for (ReferenceService s : services.values()) {
@@ -294,7 +294,7 @@ final class ContentionCampaign {
   }
 
   private static void tallyAndForget(
-      WorkerProcess w, Tally t, java.util.Set<String> ended, Map<String, CommitClaims> claims) {
+      ChildJvm w, Tally t, java.util.Set<String> ended, Map<String, CommitClaims> claims) {
     for (String l : w.seen()) {
       String[] p = l.split(" ");
       String kind = p[0];

@@ -1,5 +1,6 @@
 package dev.ratchet.chaos;
 
+import dev.ratchet.harness.ChildJvm;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
@@ -30,7 +31,7 @@ final class LiveWorker {
     this.slot = slot;
     this.incarnation = incarnation;
     this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-    WorkerProcess.readLines(
+    ChildJvm.readLines(
         process,
         "chaos-live-worker-" + slot + "-" + incarnation,
         line -> events.add(new Event(slot, incarnation, line)));
@@ -40,7 +41,7 @@ final class LiveWorker {
       Path log, int slot, int incarnation, List<String> args, BlockingQueue<Event> events)
       throws IOException {
     Process p =
-        new ProcessBuilder(WorkerProcess.command(CrashWorker.class, args))
+        new ProcessBuilder(WorkerJvm.command(CrashWorker.class, args))
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
     return new LiveWorker(p, slot, incarnation, events);

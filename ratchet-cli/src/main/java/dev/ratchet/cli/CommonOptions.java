@@ -1,6 +1,10 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.cli.internal.Services;
+import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.Settings;
+import dev.ratchet.cli.internal.StoreFactory;
+import dev.ratchet.seam.CrashSeam;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,5 +54,10 @@ final class CommonOptions {
 
   Settings settings(Path task) {
     return new Settings(home, store, markStore, keyFiles, approvers, reviewers, task);
+  }
+
+  /** Opens the existing store (never creates one), with {@code task} as the task file if given. */
+  Session openExisting(Services services, Path task) {
+    return Session.open(services, settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE);
   }
 }

@@ -3,7 +3,6 @@ package dev.ratchet.cli;
 import dev.ratchet.cli.internal.Records;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.Table;
 import dev.ratchet.cli.internal.Views;
 import dev.ratchet.json.Canonical;
@@ -11,17 +10,14 @@ import dev.ratchet.json.JsonNull;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.RunState;
-import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.RecordSet;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code ratchet inspect RUN_ID}: everything an operator needs about one verified run. */
 @Command(
@@ -32,16 +28,10 @@ import picocli.CommandLine.Parameters;
             + " receipts, consumed and delivered approvals and decisions, open and sealed review"
             + " cases, quarantined keys and the trace.")
 final class InspectCommand extends CliCommand {
-  @Mixin CommonOptions common;
-
-  @Parameters(index = "0", paramLabel = "RUN_ID")
-  String runId;
+  @Mixin RunOptions target;
 
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
-
-  @Option(names = "--task", paramLabel = "TASK.json", description = "Task file of the run.")
-  Path task;
 
   InspectCommand(Services services) {
     super(services);
@@ -49,10 +39,8 @@ final class InspectCommand extends CliCommand {
 
   @Override
   public Integer call() {
-    try (Session session =
-        Session.open(
-            services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
-      Session.Checked c = session.check(runId);
+    try (Session session = target.open(services)) {
+      Session.Checked c = session.check(target.runId);
       JsonObject view = view(session, c);
       if (json) {
         out().println(Canonical.string(view));
@@ -83,19 +71,19 @@ final class InspectCommand extends CliCommand {
       }
     }
     List<JsonValue> inbox = new ArrayList<>();
-    for (InboxItem item : session.store().inbox(taskId, runId)) {
+    for (InboxItem item : session.store().inbox(taskId, target.runId)) {
       inbox.add(Views.inboxItem(item));
     }
     return JsonObject.builder()
         .put(
             "run",
             Views.run(
-                runId,
+                target.runId,
                 taskId,
                 c.ref().generation(),
                 s,
                 c.task().plan().size(),
-                session.heldLease(runId),
+                session.heldLease(target.runId),
                 now))
         .put("checkpoint_key_id", session.signingKeyId(c.ref()))
         .put(
@@ -113,7 +101,8 @@ final class InspectCommand extends CliCommand {
 
   private List<JsonObject> set(Session session, Session.Checked c, RecordSet set) {
     long count = c.state().head(set).count();
-    return Records.bodies(Records.upTo(session.store(), c.ref().taskId(), runId, set, count));
+    return Records.bodies(
+        Records.upTo(session.store(), c.ref().taskId(), target.runId, set, count));
   }
 
   private static void print(PrintWriter out, JsonObject v) {

@@ -23,7 +23,11 @@ public final class Main {
 
   /** Runs one command line with the given wiring and returns its exit code. */
   public static int execute(String[] args, PrintStream out, PrintStream err, Services services) {
-    CommandLine cl = commandLine(services);
+    return execute(commandLine(services), args, out, err);
+  }
+
+  /** Runs {@code cl} on {@code args}, its output and errors as UTF-8 on the given streams. */
+  static int execute(CommandLine cl, String[] args, PrintStream out, PrintStream err) {
     cl.setOut(new PrintWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), true));
     cl.setErr(new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true));
     int code = cl.execute(args);
@@ -33,14 +37,18 @@ public final class Main {
   }
 
   static CommandLine commandLine(Services services) {
-    CommandLine cl = new CommandLine(new RatchetCommand(), new Factory(services));
+    return configured(new CommandLine(new RatchetCommand(), new Factory(services)));
+  }
+
+  /** {@code cl} with the command line's error handling (docs/cli.md exit codes). */
+  static CommandLine configured(CommandLine cl) {
     cl.setExecutionExceptionHandler(Errors::handleExecution);
     cl.setParameterExceptionHandler(Errors::handleParameter);
     return cl;
   }
 
   /** Creates commands with the wiring when they take it. */
-  private record Factory(Services services) implements CommandLine.IFactory {
+  record Factory(Services services) implements CommandLine.IFactory {
     @Override
     public <K> K create(Class<K> cls) throws Exception {
       try {

@@ -23,8 +23,7 @@ import picocli.CommandLine.Command;
       ReviewCommand.class,
       KeysCommand.class,
       DemoCommand.class,
-      ServeLedgerCommand.class,
-      WorkerCommand.class
+      ServeLedgerCommand.class
     })
 final class RatchetCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

@@ -6,16 +6,13 @@ import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.cli.internal.Driver;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.TaskFile;
 import dev.ratchet.outcome.Recovery;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.CheckpointStore;
-import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code ratchet resume RUN_ID}: recovers a run from the store and continues its plan. */
 @Command(
@@ -25,13 +22,7 @@ import picocli.CommandLine.Parameters;
         "Recover a run from the store alone (fail closed on any integrity, freshness or binding"
             + " problem), reconcile its crash window, apply delivered decisions, and continue.")
 final class ResumeCommand extends CliCommand {
-  @Mixin CommonOptions common;
-
-  @Parameters(index = "0", paramLabel = "RUN_ID")
-  String runId;
-
-  @Option(names = "--task", paramLabel = "TASK.json", description = "Task file of the run.")
-  Path task;
+  @Mixin RunOptions target;
 
   @Option(names = "--worker-id", paramLabel = "ID", description = "Lease owner name.")
   String workerId;
@@ -42,22 +33,20 @@ final class ResumeCommand extends CliCommand {
 
   @Override
   public Integer call() {
-    try (Session session =
-        Session.open(
-            services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
-      CheckpointStore.RunRef ref = session.find(runId);
+    try (Session session = target.open(services)) {
+      CheckpointStore.RunRef ref = session.find(target.runId);
       TaskFile tf = session.taskFor(ref);
       Ratchet ratchet =
           session.ratchet(Workers.id(workerId), Session.DEFAULT_LEASE_TTL, CrashSeam.NONE);
       EnvironmentAdapter adapter = session.adapter(tf, false);
       // Verify before taking the lease: a refused run is left exactly as it was, lease included.
-      ratchet.verify(tf.task(), runId, adapter);
-      try (Run run = ratchet.resume(tf.task(), runId, adapter)) {
+      ratchet.verify(tf.task(), target.runId, adapter);
+      try (Run run = ratchet.resume(tf.task(), target.runId, adapter)) {
         Recovery r = run.recovery();
         out()
             .println(
                 "run "
-                    + runId
+                    + target.runId
                     + " recovered at generation "
                     + r.generation()
                     + ": found "

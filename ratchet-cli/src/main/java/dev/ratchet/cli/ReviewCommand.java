@@ -5,7 +5,6 @@ import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.KeyConfig;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.Table;
 import dev.ratchet.cli.internal.Views;
 import dev.ratchet.error.RatchetException;
@@ -17,7 +16,6 @@ import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
-import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.SecretKey;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.InboxItem;
@@ -28,7 +26,6 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code ratchet review list|show|decide}: frozen runs and signed reviewer decisions (§8). */
 @Command(
@@ -63,9 +60,7 @@ final class ReviewCommand implements Runnable {
 
     @Override
     public Integer call() {
-      try (Session session =
-          Session.open(
-              services, common.settings(null), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
+      try (Session session = common.openExisting(services, null)) {
         List<JsonValue> cases = new ArrayList<>();
         Table t = new Table("RUN", "TASK", "CASE", "REASON", "ACTION");
         int exit = 0;
@@ -113,16 +108,10 @@ final class ReviewCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = "Show the frozen evidence of a run's open review case.")
   static final class Show extends CliCommand {
-    @Mixin CommonOptions common;
-
-    @Parameters(index = "0", paramLabel = "RUN_ID")
-    String runId;
+    @Mixin RunOptions target;
 
     @Option(names = "--json", description = "Print JSON.")
     boolean json;
-
-    @Option(names = "--task", paramLabel = "TASK.json", description = "Task file of the run.")
-    Path task;
 
     Show(Services services) {
       super(services);
@@ -130,15 +119,13 @@ final class ReviewCommand implements Runnable {
 
     @Override
     public Integer call() {
-      try (Session session =
-          Session.open(
-              services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
-        Session.Checked c = session.check(runId);
-        ReviewCase rc = requireOpenCase(c.state(), runId);
+      try (Session session = target.open(services)) {
+        Session.Checked c = session.check(target.runId);
+        ReviewCase rc = requireOpenCase(c.state(), target.runId);
         Observation live = c.adapter().observe();
         JsonObject view =
             JsonObject.builder()
-                .put("run_id", runId)
+                .put("run_id", target.runId)
                 .put("case", Views.review(rc))
                 .put("live_environment", live.toJson())
                 .put("environment_changed_since_freeze", !live.equals(rc.observation()))
@@ -153,7 +140,8 @@ final class ReviewCommand implements Runnable {
     }
 
     private void print(PrintWriter out, ReviewCase c, Observation live) {
-      out.println("run " + runId + " is frozen: case " + c.caseId() + " (" + c.reason() + ")");
+      out.println(
+          "run " + target.runId + " is frozen: case " + c.caseId() + " (" + c.reason() + ")");
       if (c.pending() != null) {
         out.println(
             "  pending write      "
@@ -181,7 +169,7 @@ final class ReviewCommand implements Runnable {
               + " now");
       out.println(
           "decide with: ratchet review decide "
-              + runId
+              + target.runId
               + " --decision replan|abort --reviewer-key FILE");
     }
   }
@@ -196,10 +184,7 @@ final class ReviewCommand implements Runnable {
               + " to the run's inbox. replan quarantines the key and continues with a new one;"
               + " abort ends the run failed with all evidence kept.")
   static final class Decide extends CliCommand {
-    @Mixin CommonOptions common;
-
-    @Parameters(index = "0", paramLabel = "RUN_ID")
-    String runId;
+    @Mixin RunOptions target;
 
     @Option(
         names = "--decision",
@@ -220,9 +205,6 @@ final class ReviewCommand implements Runnable {
         description = "The reviewer's id (default: the key file name, or $RATCHET_REVIEWER_ID).")
     String reviewerId;
 
-    @Option(names = "--task", paramLabel = "TASK.json", description = "Task file of the run.")
-    Path task;
-
     Decide(Services services) {
       super(services);
     }
@@ -240,11 +222,9 @@ final class ReviewCommand implements Runnable {
               KeyConfig.ENV_REVIEWER_KEY,
               KeyConfig.ENV_REVIEWER_ID,
               "--reviewer-key");
-      try (Session session =
-          Session.open(
-              services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
-        Session.Checked c = session.check(runId);
-        ReviewCase rc = requireOpenCase(c.state(), runId);
+      try (Session session = target.open(services)) {
+        Session.Checked c = session.check(target.runId);
+        ReviewCase rc = requireOpenCase(c.state(), target.runId);
         Observation live = c.adapter().observe();
         ReviewDecision d =
             Decisions.decision(
@@ -273,7 +253,7 @@ final class ReviewCommand implements Runnable {
                     + " on case "
                     + rc.caseId()
                     + " of run "
-                    + runId
+                    + target.runId
                     + " signed by "
                     + key.id()
                     + " and delivered (nonce "
@@ -281,7 +261,7 @@ final class ReviewCommand implements Runnable {
                     + ", bound to environment revision "
                     + live.revision()
                     + "); 'ratchet resume "
-                    + runId
+                    + target.runId
                     + "' applies it");
         return 0;
       }

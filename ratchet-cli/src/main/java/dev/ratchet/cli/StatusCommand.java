@@ -2,7 +2,6 @@ package dev.ratchet.cli;
 
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.Table;
 import dev.ratchet.cli.internal.Views;
 import dev.ratchet.error.RatchetException;
@@ -10,7 +9,6 @@ import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.RunState;
-import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.CheckpointStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,9 +43,7 @@ final class StatusCommand extends CliCommand {
 
   @Override
   public Integer call() {
-    try (Session session =
-        Session.open(
-            services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
+    try (Session session = common.openExisting(services, task)) {
       List<CheckpointStore.RunRef> refs =
           runId == null ? session.store().runs() : List.of(session.find(runId));
       List<JsonValue> rows = new ArrayList<>();

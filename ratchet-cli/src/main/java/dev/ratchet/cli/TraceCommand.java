@@ -4,20 +4,16 @@ import dev.ratchet.cli.internal.ChainAudit;
 import dev.ratchet.cli.internal.Records;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.Table;
 import dev.ratchet.cli.internal.Views;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
-import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.RecordSet;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code ratchet trace RUN_ID [--verify]}: the run's trace, optionally with a chain walk. */
 @Command(
@@ -28,10 +24,7 @@ import picocli.CommandLine.Parameters;
             + " trace and the other record sets and compare with the signed heads (exit 3 on a"
             + " break).")
 final class TraceCommand extends CliCommand {
-  @Mixin CommonOptions common;
-
-  @Parameters(index = "0", paramLabel = "RUN_ID")
-  String runId;
+  @Mixin RunOptions target;
 
   @Option(names = "--verify", description = "Walk the hash chains and check the signed heads.")
   boolean verify;
@@ -39,32 +32,28 @@ final class TraceCommand extends CliCommand {
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
 
-  @Option(names = "--task", paramLabel = "TASK.json", description = "Task file of the run.")
-  Path task;
-
   TraceCommand(Services services) {
     super(services);
   }
 
   @Override
   public Integer call() {
-    try (Session session =
-        Session.open(
-            services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
-      Session.Checked c = session.check(runId);
+    try (Session session = target.open(services)) {
+      Session.Checked c = session.check(target.runId);
       String taskId = c.ref().taskId();
       if (verify) {
-        ChainAudit.verify(session.store(), taskId, runId, c.state());
+        ChainAudit.verify(session.store(), taskId, target.runId, c.state());
       }
       long count = c.state().head(RecordSet.TRACE).count();
       List<JsonObject> events =
-          Records.bodies(Records.upTo(session.store(), taskId, runId, RecordSet.TRACE, count));
+          Records.bodies(
+              Records.upTo(session.store(), taskId, target.runId, RecordSet.TRACE, count));
       if (json) {
         out()
             .println(
                 Canonical.string(
                     JsonObject.builder()
-                        .put("run_id", runId)
+                        .put("run_id", target.runId)
                         .put("chain_verified", verify)
                         .put("head", c.state().head(RecordSet.TRACE).head())
                         .put("events", Views.array(events))

@@ -3,16 +3,11 @@ package dev.ratchet.cli;
 import dev.ratchet.cli.internal.ChainAudit;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.StoreFactory;
-import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.RecordSet;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.StringJoiner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code ratchet verify RUN_ID}: integrity and freshness of the stored run; executes nothing. */
 @Command(
@@ -23,13 +18,7 @@ import picocli.CommandLine.Parameters;
             + " generation against the high-water mark, task fingerprint, invariants, and every"
             + " record chain against its signed head. Exit 3 when anything fails.")
 final class VerifyCommand extends CliCommand {
-  @Mixin CommonOptions common;
-
-  @Parameters(index = "0", paramLabel = "RUN_ID")
-  String runId;
-
-  @Option(names = "--task", paramLabel = "TASK.json", description = "Task file of the run.")
-  Path task;
+  @Mixin RunOptions target;
 
   VerifyCommand(Services services) {
     super(services);
@@ -37,18 +26,16 @@ final class VerifyCommand extends CliCommand {
 
   @Override
   public Integer call() {
-    try (Session session =
-        Session.open(
-            services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
-      Session.Checked c = session.check(runId);
+    try (Session session = target.open(services)) {
+      Session.Checked c = session.check(target.runId);
       Map<RecordSet, Long> counts =
-          ChainAudit.verify(session.store(), c.ref().taskId(), runId, c.state());
+          ChainAudit.verify(session.store(), c.ref().taskId(), target.runId, c.state());
       StringJoiner sets = new StringJoiner(", ");
       counts.forEach((set, n) -> sets.add(set.wireName() + " " + n));
       out()
           .println(
               "run "
-                  + runId
+                  + target.runId
                   + " verified at generation "
                   + c.ref().generation()
                   + " (phase "

@@ -29,12 +29,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The demo's worker process (hidden): starts or resumes one run and follows its plan, with a crash
- * seam armed at one {@link CrashPoint} where the process dies for real. It reports to the parent on
- * stdout, one event per line: {@code RECOVERY <json>}, {@code STEP <text>}, {@code AWAITING <action
- * id>}, {@code CRASH <point>} and finally {@code EXIT <code> <summary>}.
+ * The demo's worker process, run by {@link DemoWorkerMain} in a child JVM (not a {@code ratchet}
+ * subcommand: {@code ratchet worker} is the name of the coming worker service): starts or resumes
+ * one run and follows its plan, with a crash seam armed at one {@link CrashPoint} where the process
+ * dies for real. It reports to the parent on stdout, one event per line: {@code RECOVERY <json>},
+ * {@code STEP <text>}, {@code AWAITING <action id>}, {@code CRASH <point>} and finally {@code EXIT
+ * <code> <summary>}.
  */
-@Command(name = "worker", hidden = true, description = "Demo worker process (internal).")
+@Command(name = "demo-worker", description = "Demo worker process (internal to ratchet demo).")
 final class WorkerCommand extends CliCommand {
   static final String RECOVERY = "RECOVERY ";
   static final String STEP = "STEP ";

@@ -1,13 +1,13 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.adapter.AdapterProvider;
 import dev.ratchet.adapter.EnvironmentAdapter;
-import dev.ratchet.cli.internal.AdapterProvider;
 import dev.ratchet.cli.internal.AdapterRegistry;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Stores;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonObject;
-import dev.ratchet.model.TaskSpec;
+import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.testkit.InMemoryStore;
 import dev.ratchet.testkit.InMemoryWorkspace;
 import dev.ratchet.testkit.ManualClock;
@@ -50,7 +50,8 @@ final class MemoryHarness {
           }
 
           @Override
-          public List<dev.ratchet.adapter.ActionSpec> actionSpecs(TaskSpec task) {
+          public List<dev.ratchet.adapter.ActionSpec> actionSpecs(
+              JsonObject environment, AdapterProvider.Context context) {
             return workspace.actionSpecs();
           }
 
@@ -62,14 +63,19 @@ final class MemoryHarness {
 
           @Override
           public EnvironmentAdapter open(
-              TaskSpec task, JsonObject connect, boolean prepare, dev.ratchet.seam.CrashSeam seam) {
+              JsonObject environment,
+              JsonObject connect,
+              boolean prepare,
+              AdapterProvider.Context context) {
             return workspace;
           }
         };
     this.services =
         new Services(
             (content, mark, mode, c, seam) -> new Stores(store, store, () -> {}),
-            new AdapterRegistry(List.of(provider)),
+            new AdapterRegistry(
+                List.of(provider),
+                new AdapterProvider.Context(clock, new SeededEntropy(seed), CrashSeam.NONE)),
             clock,
             new SeededEntropy(seed));
   }

@@ -51,6 +51,11 @@ class ProcessCommandsTest {
     remember(c);
   }
 
+  /** The approver alice's key file, as {@code --approver-key} takes it. */
+  private static String aliceKey(ProcessCli c) {
+    return c.home().resolve("approvers/alice.key").toString();
+  }
+
   private static void remember(ProcessCli c) {
     secret(c, "keys/ckpt-1.key");
     secret(c, "approvers/alice.key");
@@ -120,14 +125,7 @@ class ProcessCommandsTest {
     assertThat(c.run("resume", "no-such-run").exit()).isEqualTo(2);
     assertThat(c.run("status", "--bogus").exit()).isEqualTo(2);
     assertThat(c.run().exit()).isEqualTo(2);
-    assertThat(
-            c.run(
-                    "approve",
-                    "r1",
-                    "--approver-key",
-                    c.home().resolve("approvers/alice.key").toString())
-                .exit())
-        .isEqualTo(2);
+    assertThat(c.run("approve", "r1", "--approver-key", aliceKey(c)).exit()).isEqualTo(2);
     ProcessCli.Result typo = c.run("status", "--store", "postgres://localhost/ratchet");
     assertThat(typo.exit()).isEqualTo(2);
     assertThat(typo.err()).contains("--store").contains("sqlite:PATH");
@@ -157,22 +155,9 @@ class ProcessCommandsTest {
     assertThat(text(pending, "approval")).isEmpty();
 
     ProcessCli.Result approve =
-        c.run(
-            "approve",
-            "r1",
-            "--approver-key",
-            c.home().resolve("approvers/alice.key").toString(),
-            "--ttl",
-            "1h");
+        c.run("approve", "r1", "--approver-key", aliceKey(c), "--ttl", "1h");
     assertThat(approve.exit()).as(approve.all()).isZero();
-    assertThat(
-            c.run(
-                    "refresh-approval",
-                    "r1",
-                    "--approver-key",
-                    c.home().resolve("approvers/alice.key").toString())
-                .exit())
-        .isEqualTo(2);
+    assertThat(c.run("refresh-approval", "r1", "--approver-key", aliceKey(c)).exit()).isEqualTo(2);
     ProcessCli.Result resume = c.run("resume", "r1");
     assertThat(resume.exit()).as(resume.all()).isZero();
     assertThat(resume.out())
@@ -190,14 +175,7 @@ class ProcessCommandsTest {
     keys(c);
     assertThat(c.run("run", c.exampleTask("t", "write_file").toString(), "--run-id", "r1").exit())
         .isEqualTo(4);
-    assertThat(
-            c.run(
-                    "approve",
-                    "r1",
-                    "--approver-key",
-                    c.home().resolve("approvers/alice.key").toString())
-                .exit())
-        .isZero();
+    assertThat(c.run("approve", "r1", "--approver-key", aliceKey(c)).exit()).isZero();
     Path app = c.cwd.resolve("ws-t/app.py");
     String appBefore = Files.readString(app);
     String digest =
@@ -227,27 +205,8 @@ class ProcessCommandsTest {
             envelope
                 .with("payload", payload)
                 .with("checksum", new dev.ratchet.json.JsonString(Canonical.sha256Hex(payload))));
-    StoreDump.update(
-        c.store(),
-        "UPDATE ratchet_checkpoints SET body = ? WHERE content_digest = ?",
-        edited,
-        digest);
     String forged = HexFormat.of().formatHex(sha256(edited));
-    StoreDump.update(
-        c.store(),
-        "UPDATE ratchet_checkpoints SET content_digest = ? WHERE content_digest = ?",
-        forged,
-        digest);
-    StoreDump.update(
-        c.store(),
-        "UPDATE ratchet_marks SET content_digest = ? WHERE content_digest = ?",
-        forged,
-        digest);
-    StoreDump.update(
-        c.store(),
-        "UPDATE ratchet_generations SET content_digest = ? WHERE content_digest = ?",
-        forged,
-        digest);
+    replaceCheckpoint(c, digest, forged, edited);
     ProcessCli.Result verify = refusedAndUnchanged(c, app, appBefore);
     assertThat(verify.err()).contains("HMAC");
     ProcessCli.Result status = c.run("status");
@@ -255,24 +214,29 @@ class ProcessCommandsTest {
     assertThat(status.out()).contains("REFUSED");
 
     // Restored, the run verifies and completes: the refusals left nothing behind.
+    replaceCheckpoint(c, forged, digest, body);
+    assertThat(c.run("verify", "r1").exit()).isZero();
+    assertThat(c.run("resume", "r1").exit()).isZero();
+  }
+
+  /**
+   * Rewrites the checkpoint stored under digest {@code from} as {@code body} under digest {@code
+   * to}, and points the mark and the generation log at {@code to}: a consistent store.
+   */
+  private static void replaceCheckpoint(ProcessCli c, String from, String to, String body) {
     StoreDump.update(
         c.store(),
         "UPDATE ratchet_checkpoints SET body = ?, content_digest = ? WHERE content_digest = ?",
         body,
-        digest,
-        forged);
-    StoreDump.update(
-        c.store(),
-        "UPDATE ratchet_marks SET content_digest = ? WHERE content_digest = ?",
-        digest,
-        forged);
-    StoreDump.update(
-        c.store(),
-        "UPDATE ratchet_generations SET content_digest = ? WHERE content_digest = ?",
-        digest,
-        forged);
-    assertThat(c.run("verify", "r1").exit()).isZero();
-    assertThat(c.run("resume", "r1").exit()).isZero();
+        to,
+        from);
+    for (String table : List.of("ratchet_marks", "ratchet_generations")) {
+      StoreDump.update(
+          c.store(),
+          "UPDATE " + table + " SET content_digest = ? WHERE content_digest = ?",
+          to,
+          from);
+    }
   }
 
   private static ProcessCli.Result refusedAndUnchanged(ProcessCli c, Path app, String appBefore)
@@ -376,14 +340,7 @@ class ProcessCommandsTest {
       ProcessCli.Result run = c.run("run", task.toString(), "--run-id", "o1");
       assertThat(run.exit()).as(run.all()).isEqualTo(4);
       assertThat(run.err()).contains("waiting for approval of pay_order pay-widgets#3");
-      assertThat(
-              c.run(
-                      "approve",
-                      "o1",
-                      "--approver-key",
-                      c.home().resolve("approvers/alice.key").toString())
-                  .exit())
-          .isZero();
+      assertThat(c.run("approve", "o1", "--approver-key", aliceKey(c)).exit()).isZero();
       ProcessCli.Result resume = c.run("resume", "o1");
       assertThat(resume.exit()).as(resume.all()).isZero();
       assertThat(resume.out()).contains("run o1 completed (verified_outcome)");

@@ -15,11 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The roles of docs/store.md: a worker cannot move a mark back (PostgreSQL refuses the statement),
@@ -30,27 +29,16 @@ import org.junit.jupiter.api.Test;
 class PostgresAccessTest {
   private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
-  private static PgSchema schema;
+  @RegisterExtension static final PgSchemaExtension SCHEMA = PgSchemaExtension.migrated();
+
   private JdbcStore store;
   private TestRun run;
   private Connection worker;
 
-  @BeforeAll
-  static void createSchema() {
-    schema = PgSchema.create();
-  }
-
-  @AfterAll
-  static void dropSchema() {
-    if (schema != null) {
-      schema.close();
-    }
-  }
-
   @BeforeEach
   void commitThreeGenerations() throws SQLException {
-    schema.truncate();
-    store = schema.openWorker();
+    SCHEMA.get().truncate();
+    store = SCHEMA.get().openWorker();
     run = new TestRun(store, store, "run-a").commits(3, 2);
     worker = connect(Postgres.WORKER);
   }
@@ -63,7 +51,7 @@ class PostgresAccessTest {
 
   private Connection connect(String role) throws SQLException {
     Connection c = Postgres.connect(Postgres.URL, role);
-    c.setSchema(schema.name);
+    c.setSchema(SCHEMA.get().name);
     return c;
   }
 
@@ -126,7 +114,7 @@ class PostgresAccessTest {
             "SELECT table_name || ':' || privilege_type FROM information_schema.role_table_grants"
                 + " WHERE grantee = ? AND table_schema = ?")) {
       ps.setString(1, Postgres.WORKER);
-      ps.setString(2, schema.name);
+      ps.setString(2, SCHEMA.get().name);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           held.add(rs.getString(1));
@@ -213,7 +201,7 @@ class PostgresAccessTest {
 
   @Test
   void anInspectorReadsButCanNeitherCommitNorLease() throws SQLException {
-    try (JdbcStore inspector = JdbcStore.open(schema.inspector(), PgSchema.options())) {
+    try (JdbcStore inspector = JdbcStore.open(SCHEMA.get().inspector(), PgSchema.options())) {
       assertThat(inspector.load(TestRun.TASK, "run-a").orElseThrow().generation()).isEqualTo(3);
       Throwable commit = catchThrowable(() -> inspector.commit(run.next(1)));
       assertThat(((RatchetException) commit).code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
@@ -242,10 +230,11 @@ class PostgresAccessTest {
 
   @Test
   void aSuperuserCannotBeMadeAWorker() {
-    Throwable t = catchThrowable(() -> PostgresAccess.grantWorker(schema.owner(), Postgres.ADMIN));
+    Throwable t =
+        catchThrowable(() -> PostgresAccess.grantWorker(SCHEMA.get().owner(), Postgres.ADMIN));
     assertThat(((RatchetException) t).code()).isEqualTo(ErrorCode.CONTRACT);
     Throwable owner =
-        catchThrowable(() -> PostgresAccess.grantWorker(schema.owner(), Postgres.OWNER));
+        catchThrowable(() -> PostgresAccess.grantWorker(SCHEMA.get().owner(), Postgres.OWNER));
     assertThat(((RatchetException) owner).code()).isEqualTo(ErrorCode.CONTRACT);
   }
 

@@ -4,8 +4,7 @@ import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.LeaseStore;
 import dev.ratchet.testkit.CheckpointStoreContract;
 import dev.ratchet.testkit.ManualClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The checkpoint-store contract on PostgreSQL, connected as the worker role; the database clock is
@@ -13,24 +12,12 @@ import org.junit.jupiter.api.BeforeAll;
  */
 @RequiresPostgres
 class PostgresCheckpointStoreTest extends CheckpointStoreContract {
-  private static PgSchema schema;
-
-  @BeforeAll
-  static void createSchema() {
-    schema = PgSchema.create().pinClock();
-  }
-
-  @AfterAll
-  static void dropSchema() {
-    if (schema != null) {
-      schema.close();
-    }
-  }
+  @RegisterExtension static final PgSchemaExtension SCHEMA = PgSchemaExtension.pinnedClock();
 
   @Override
   protected CheckpointStore newStore(ManualClock clock) {
-    schema.truncate();
-    return schema.pinned(schema.openWorker(), clock, true);
+    SCHEMA.get().truncate();
+    return SCHEMA.get().pinned(SCHEMA.get().openWorker(), clock, true);
   }
 
   @Override

@@ -14,11 +14,10 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Leases on the real database clock (SPEC D8), unpinned: the workers' own clocks are set absurdly
@@ -27,36 +26,26 @@ import org.junit.jupiter.api.Test;
  */
 @RequiresPostgres
 class PostgresClockTest {
-  private static PgSchema schema;
+  @RegisterExtension static final PgSchemaExtension SCHEMA = PgSchemaExtension.migrated();
+
   private JdbcStore in1970;
   private JdbcStore in2100;
   private Connection admin;
 
-  @BeforeAll
-  static void createSchema() {
-    schema = PgSchema.create();
-  }
-
-  @AfterAll
-  static void dropSchema() {
-    if (schema != null) {
-      schema.close();
-    }
-  }
-
   @BeforeEach
   void open() throws SQLException {
-    schema.truncate();
+    SCHEMA.get().truncate();
     in1970 =
         JdbcStore.open(
-            schema.worker(), PgSchema.options().withClock(InstantSource.fixed(Instant.EPOCH)));
+            SCHEMA.get().worker(),
+            PgSchema.options().withClock(InstantSource.fixed(Instant.EPOCH)));
     in2100 =
         JdbcStore.open(
-            schema.worker(),
+            SCHEMA.get().worker(),
             PgSchema.options()
                 .withClock(InstantSource.fixed(Instant.parse("2100-01-01T00:00:00Z"))));
     admin = Postgres.admin();
-    admin.setSchema(schema.name);
+    admin.setSchema(SCHEMA.get().name);
   }
 
   @AfterEach

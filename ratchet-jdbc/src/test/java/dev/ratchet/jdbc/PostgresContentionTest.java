@@ -12,9 +12,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Contention as threads (SPEC §5): in each of {@value #RACES} races, {@value #RACERS} threads that
@@ -27,24 +26,12 @@ class PostgresContentionTest {
   static final int RACES = 1000;
   static final int RACERS = 4;
 
-  private static PgSchema schema;
-
-  @BeforeAll
-  static void createSchema() {
-    schema = PgSchema.create();
-  }
-
-  @AfterAll
-  static void dropSchema() {
-    if (schema != null) {
-      schema.close();
-    }
-  }
+  @RegisterExtension static final PgSchemaExtension SCHEMA = PgSchemaExtension.migrated();
 
   @Test
   void inEveryRaceOnOneGenerationExactlyOneCommitWins() throws Exception {
     try (JdbcStore store =
-        JdbcStore.open(schema.worker().withPoolSize(RACERS), PgSchema.options())) {
+        JdbcStore.open(SCHEMA.get().worker().withPoolSize(RACERS), PgSchema.options())) {
       TestRun run = new TestRun(store, store, "race-run");
       ExecutorService pool = Executors.newFixedThreadPool(RACERS);
       CyclicBarrier start = new CyclicBarrier(RACERS);

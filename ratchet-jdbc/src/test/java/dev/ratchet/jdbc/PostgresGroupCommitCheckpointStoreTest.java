@@ -4,8 +4,7 @@ import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.LeaseStore;
 import dev.ratchet.testkit.CheckpointStoreContract;
 import dev.ratchet.testkit.ManualClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The checkpoint-store contract on PostgreSQL through the group-commit writer: each request in its
@@ -13,25 +12,14 @@ import org.junit.jupiter.api.BeforeAll;
  */
 @RequiresPostgres
 class PostgresGroupCommitCheckpointStoreTest extends CheckpointStoreContract {
-  private static PgSchema schema;
-
-  @BeforeAll
-  static void createSchema() {
-    schema = PgSchema.create().pinClock();
-  }
-
-  @AfterAll
-  static void dropSchema() {
-    if (schema != null) {
-      schema.close();
-    }
-  }
+  @RegisterExtension static final PgSchemaExtension SCHEMA = PgSchemaExtension.pinnedClock();
 
   @Override
   protected CheckpointStore newStore(ManualClock clock) {
-    schema.truncate();
-    JdbcStore store = JdbcStore.open(schema.worker(), PgSchema.options().withGroupCommit(true));
-    return schema.pinned(store, clock, true);
+    SCHEMA.get().truncate();
+    JdbcStore store =
+        JdbcStore.open(SCHEMA.get().worker(), PgSchema.options().withGroupCommit(true));
+    return SCHEMA.get().pinned(store, clock, true);
   }
 
   @Override

@@ -3,8 +3,7 @@ package dev.ratchet.jdbc;
 import dev.ratchet.store.LeaseStore;
 import dev.ratchet.testkit.LeaseStoreContract;
 import dev.ratchet.testkit.ManualClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The lease-store contract on PostgreSQL: every grant, renewal and release goes through the
@@ -13,23 +12,11 @@ import org.junit.jupiter.api.BeforeAll;
  */
 @RequiresPostgres
 class PostgresLeaseStoreTest extends LeaseStoreContract {
-  private static PgSchema schema;
-
-  @BeforeAll
-  static void createSchema() {
-    schema = PgSchema.create().pinClock();
-  }
-
-  @AfterAll
-  static void dropSchema() {
-    if (schema != null) {
-      schema.close();
-    }
-  }
+  @RegisterExtension static final PgSchemaExtension SCHEMA = PgSchemaExtension.pinnedClock();
 
   @Override
   protected LeaseStore newLeaseStore(ManualClock clock) {
-    schema.truncate();
-    return schema.pinned(schema.openWorker(), clock, true);
+    SCHEMA.get().truncate();
+    return SCHEMA.get().pinned(SCHEMA.get().openWorker(), clock, true);
   }
 }

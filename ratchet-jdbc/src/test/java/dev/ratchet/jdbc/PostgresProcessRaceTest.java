@@ -17,10 +17,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,20 +34,9 @@ class PostgresProcessRaceTest {
   static final int RACES = 1000;
   static final String RUN = "process-race";
 
-  private static PgSchema schema;
+  @RegisterExtension static final PgSchemaExtension SCHEMA = PgSchemaExtension.migrated();
+
   @TempDir Path dir;
-
-  @BeforeAll
-  static void createSchema() {
-    schema = PgSchema.create();
-  }
-
-  @AfterAll
-  static void dropSchema() {
-    if (schema != null) {
-      schema.close();
-    }
-  }
 
   /** One child: its pipes and its stderr log. */
   private record Child(String name, Process process, PrintStream in, BufferedReader out, Path log) {
@@ -79,7 +67,7 @@ class PostgresProcessRaceTest {
             Postgres.URL,
             Postgres.WORKER,
             Postgres.PASSWORD,
-            schema.name,
+            SCHEMA.get().name,
             RUN,
             fence.owner(),
             Long.toString(fence.leaseVersion()),
@@ -122,7 +110,7 @@ class PostgresProcessRaceTest {
   void inEveryRaceBetweenTwoWorkerProcessesExactlyOneCommitWins() throws Exception {
     // Both processes hold the same live lease (one worker identity): only the generation decides.
     dev.ratchet.store.Fence fence;
-    try (JdbcStore store = schema.openWorker()) {
+    try (JdbcStore store = SCHEMA.get().openWorker()) {
       TestRun run = new TestRun(store, store, RUN);
       run.commit(0);
       fence = run.fence;
@@ -176,7 +164,7 @@ class PostgresProcessRaceTest {
     System.out.println(
         "process race: " + RACES + " races, A won " + wins[0] + ", B won " + wins[1]);
     assertThat(problems).isEmpty();
-    try (JdbcStore store = schema.openWorker()) {
+    try (JdbcStore store = SCHEMA.get().openWorker()) {
       var loaded = store.load(TestRun.TASK, RUN).orElseThrow();
       assertThat(loaded.generation()).isEqualTo(RACES + 1L);
       assertThat(loaded.head(RecordSet.TRACE).count()).isEqualTo(RACES);

@@ -5,8 +5,7 @@ import dev.ratchet.store.LeaseStore;
 import dev.ratchet.testkit.CheckpointStoreContract;
 import dev.ratchet.testkit.ManualClock;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -15,30 +14,19 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @RequiresPostgres
 class PostgresSplitCheckpointStoreTest extends CheckpointStoreContract {
-  private static PgSchema schema;
+  @RegisterExtension static final PgSchemaExtension SCHEMA = PgSchemaExtension.pinnedClock();
+
   @TempDir Path dir;
-
-  @BeforeAll
-  static void createSchema() {
-    schema = PgSchema.create().pinClock();
-  }
-
-  @AfterAll
-  static void dropSchema() {
-    if (schema != null) {
-      schema.close();
-    }
-  }
 
   @Override
   protected CheckpointStore newStore(ManualClock clock) {
-    schema.truncate();
+    SCHEMA.get().truncate();
     JdbcStore store =
         JdbcStore.split(
-            schema.worker(),
+            SCHEMA.get().worker(),
             Database.sqlite(TestStores.file(dir, "content")),
             PgSchema.options().withOpenMode(OpenMode.CREATE));
-    return schema.pinned(store, clock, true);
+    return SCHEMA.get().pinned(store, clock, true);
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.ratchet.testkit;
 import dev.ratchet.adapter.AdapterOutcome;
 import dev.ratchet.adapter.ApprovalBinding;
 import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.adapter.ForwardingAdapter;
 import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.store.Fence;
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.adapter.ForwardingAdapter;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;

@@ -12,7 +12,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /** SHA-256 helpers for file contents, streamed so large files never sit in memory. */
-public final class Digests {
+final class Digests {
   private Digests() {}
 
   public static MessageDigest sha256() {

@@ -9,7 +9,7 @@ import dev.ratchet.json.JsonObject;
  *
  * @param approvalExpiresAtMs null when the request carries no approval
  */
-public record LedgerWrite(
+record LedgerWrite(
     String kind,
     String path,
     String key,

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /** One HTTP answer of the reference service: status, JSON body, extra headers. */
-public record Reply(int status, JsonObject body, Map<String, String> headers) {
+record Reply(int status, JsonObject body, Map<String, String> headers) {
   public Reply {
     Objects.requireNonNull(body, "body");
     headers = Map.copyOf(headers);

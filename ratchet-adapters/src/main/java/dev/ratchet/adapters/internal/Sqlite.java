@@ -14,7 +14,7 @@ import java.sql.Statement;
  * an autocommit connection, so an idle connection never holds the write lock (see ARCHITECTURE.md
  * on the sqlite-jdbc pitfall). Every SQL failure is {@code STORE_UNAVAILABLE}.
  */
-public final class Sqlite implements AutoCloseable {
+final class Sqlite implements AutoCloseable {
   /** Work done with the connection. */
   @FunctionalInterface
   public interface Work<T> {

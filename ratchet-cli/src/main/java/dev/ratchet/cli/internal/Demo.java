@@ -139,9 +139,7 @@ public final class Demo {
       KeyFiles.create(home.approvers().resolve("alice.key"), services.entropy());
       KeyFiles.create(home.reviewers().resolve("rita.key"), services.entropy());
       Files.writeString(
-          taskFile,
-          DemoScenario.taskFile(workspace, Adapters.WORKSPACE_NAMESPACE),
-          StandardCharsets.UTF_8);
+          taskFile, DemoScenario.taskFile(workspace, "workspace"), StandardCharsets.UTF_8);
     } catch (IOException ex) {
       throw new RatchetException(ErrorCode.INTERNAL, "demo set-up failed: " + ex.getMessage());
     }
@@ -149,7 +147,7 @@ public final class Demo {
 
   private WorkerProcess.Ended worker(Path start, CrashPoint crashAt) {
     workers++;
-    List<String> args = new ArrayList<>(List.of("worker", "--run-id", DemoScenario.RUN_ID));
+    List<String> args = new ArrayList<>(List.of("--run-id", DemoScenario.RUN_ID));
     args.addAll(
         List.of(
             "--home",

@@ -3,6 +3,7 @@ package dev.ratchet.cli.internal;
 import dev.ratchet.adapter.AdapterOutcome;
 import dev.ratchet.adapter.ApprovalBinding;
 import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.adapter.ForwardingAdapter;
 import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.store.Fence;
 
@@ -11,7 +12,7 @@ import dev.ratchet.store.Fence;
  * to the real adapter under a changed idempotency key, as a client that mints a key per attempt
  * would. With it in place the demo must fail; a check that still passes proves nothing.
  */
-public final class KeyChangingCanary extends AdapterDecorator {
+public final class KeyChangingCanary extends ForwardingAdapter {
   private final String salt;
 
   /** {@code salt} differs per worker process, so every process's attempts get new keys too. */

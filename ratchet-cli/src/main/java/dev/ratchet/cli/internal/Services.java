@@ -22,6 +22,6 @@ public record Services(
     InstantSource clock = Seams.systemClock();
     Entropy entropy = Seams.secureEntropy();
     return new Services(
-        StoreFactories.standard(), Adapters.standard(clock, entropy), clock, entropy);
+        StoreFactories.standard(), AdapterRegistry.discover(clock, entropy), clock, entropy);
   }
 }

@@ -218,11 +218,12 @@ public final class Session implements AutoCloseable {
   /** Opens the adapter a task file names (before any store is opened, for {@code run}). */
   public static EnvironmentAdapter adapter(
       Services services, TaskFile tf, boolean prepare, CrashSeam seam) {
+    AdapterRegistry adapters = services.adapters();
     EnvironmentAdapter adapter =
-        services
-            .adapters()
+        adapters
             .get("task.adapter", tf.task().adapter())
-            .open(tf.task(), tf.connect(), prepare, seam);
+            .open(
+                tf.task().environment(), tf.connect(), prepare, adapters.context().withSeam(seam));
     tf.checkAgainst(adapter.actionSpecs());
     return adapter;
   }

@@ -2,6 +2,7 @@ package dev.ratchet.cli.internal;
 
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.adapter.AdapterProvider;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Fields;
@@ -120,7 +121,7 @@ public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan, S
     JsonObject connect = provider.resolveConnect(f.obj("connect"), baseDir, "connect");
     List<PlanStep> plan = plan(f.array("plan"), task);
     TaskFile tf = new TaskFile(task, connect, plan, where);
-    tf.checkStrict(provider.actionSpecs(task));
+    tf.checkStrict(provider.actionSpecs(task.environment(), adapters.context()));
     return tf;
   }
 

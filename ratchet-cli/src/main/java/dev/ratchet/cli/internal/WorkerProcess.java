@@ -2,20 +2,16 @@ package dev.ratchet.cli.internal;
 
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
-import java.io.BufferedReader;
+import dev.ratchet.harness.ChildJvm;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * One demo worker: a child JVM running {@code ratchet worker} from the same class path. The parent
- * reads its event lines; on {@code CRASH <point>} it kills the child with SIGKILL ({@link
- * Process#destroyForcibly()} on Linux) and waits for it to die.
+ * One demo worker: a child JVM running {@code dev.ratchet.cli.DemoWorkerMain} from the same class
+ * path. The parent reads its event lines; on {@code CRASH <point>} it kills the child with SIGKILL
+ * ({@link Process#destroyForcibly()} on Linux) and waits for it to die.
  */
 public final class WorkerProcess {
   /** How a worker ended. */
@@ -29,17 +25,17 @@ public final class WorkerProcess {
 
   private WorkerProcess() {}
 
-  /** The command that starts {@code ratchet <args>} in a fresh JVM on this class path. */
+  /** The demo worker's main class (the CLI package; named here, internals know no commands). */
+  static final String MAIN = "dev.ratchet.cli.DemoWorkerMain";
+
+  /**
+   * The longest a worker may stay silent (waiting for a lapsed lease, an approval) before ending.
+   */
+  private static final long LINE_TIMEOUT_MS = 120_000;
+
+  /** The command that starts a demo worker with {@code args} in a fresh JVM on this class path. */
   public static List<String> command(List<String> args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-XX:TieredStopAtLevel=1");
-    cmd.add("-Xshare:auto");
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add("dev.ratchet.cli.Main");
-    cmd.addAll(args);
-    return cmd;
+    return ChildJvm.command(ChildJvm.FAST_START, System.getProperty("java.class.path"), MAIN, args);
   }
 
   /** Runs a worker to its end, forwarding its progress lines and answering approval waits. */
@@ -48,10 +44,9 @@ public final class WorkerProcess {
       Consumer<String> progress,
       Consumer<String> recoveries,
       Approver approver) {
-    ProcessBuilder pb = new ProcessBuilder(command(args)).redirectErrorStream(true);
-    Process p;
+    ChildJvm p;
     try {
-      p = pb.start();
+      p = ChildJvm.start(new ProcessBuilder(command(args)).redirectErrorStream(true));
     } catch (IOException e) {
       throw new RatchetException(
           ErrorCode.INTERNAL, "cannot start a worker JVM: " + e.getMessage());
@@ -59,14 +54,13 @@ public final class WorkerProcess {
     List<String> lines = new ArrayList<>();
     String crash = null;
     String recovery = null;
-    try (BufferedReader in =
-        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    try {
       String line;
-      while ((line = in.readLine()) != null) {
+      while ((line = p.next(LINE_TIMEOUT_MS)) != null) {
         lines.add(line);
         if (line.startsWith(HaltingSeam.MARKER)) {
           crash = line.substring(HaltingSeam.MARKER.length()).strip();
-          p.destroyForcibly();
+          p.kill();
           break;
         } else if (line.startsWith("RECOVERY ")) {
           recovery = line.substring("RECOVERY ".length());
@@ -77,18 +71,14 @@ public final class WorkerProcess {
           approver.approve(line.substring("AWAITING ".length()).strip());
         }
       }
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
+      if (!p.awaitExit(60_000)) {
+        p.kill();
         throw new RatchetException(ErrorCode.INTERNAL, "a worker did not end within a minute");
       }
-    } catch (IOException e) {
-      p.destroyForcibly();
-      throw new RatchetException(ErrorCode.INTERNAL, "lost a worker's output: " + e.getMessage());
     } catch (InterruptedException e) {
-      p.destroyForcibly();
       Thread.currentThread().interrupt();
       throw new RatchetException(ErrorCode.INTERNAL, "interrupted while waiting for a worker");
     }
-    return new Ended(crash != null, crash, p.exitValue(), recovery, List.copyOf(lines));
+    return new Ended(crash != null, crash, p.exitCode(), recovery, List.copyOf(lines));
   }
 }

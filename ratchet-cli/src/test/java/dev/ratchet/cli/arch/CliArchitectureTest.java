@@ -36,6 +36,21 @@ class CliArchitectureTest {
         .check(CLI);
   }
 
+  /**
+   * Adapters are plug-ins: the command line finds them through {@code ServiceLoader} providers
+   * ({@code dev.ratchet.adapter.AdapterProvider}) and never names an adapter implementation.
+   */
+  @Test
+  void adaptersAreReachedOnlyThroughTheirProviders() {
+    noClasses()
+        .that()
+        .doNotHaveSimpleName("ServeLedgerCommand")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.ratchet.adapters..")
+        .check(CLI);
+  }
+
   @Test
   void internalsKnowNothingOfTheCommandsOrPicocli() {
     noClasses()

@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The grants of the PostgreSQL roles (docs/store.md "PostgreSQL roles"). Each list starts by
@@ -19,16 +20,12 @@ import java.util.regex.Pattern;
 public final class PostgresGrants {
   private static final Pattern ROLE = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
-  /** Every table of the schema, as the migrations create them. */
+  /** Every table of the schema: the bookkeeping table and those the migrations create. */
   static final List<String> TABLES =
-      List.of(
-          Migrator.TABLE,
-          "ratchet_marks",
-          "ratchet_generations",
-          "ratchet_checkpoints",
-          "ratchet_records",
-          "ratchet_leases",
-          "ratchet_inbox");
+      Stream.concat(
+              Stream.of(Migrator.TABLE),
+              SchemaResources.tables(PostgresSchema.migrations("{schema}")).stream())
+          .toList();
 
   private PostgresGrants() {}
 

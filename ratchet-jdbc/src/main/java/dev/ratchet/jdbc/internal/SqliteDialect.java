@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteException;
 import org.sqlite.SQLiteOpenMode;
@@ -101,9 +102,12 @@ final class SqliteDialect implements Dialect {
     }
   }
 
+  /** From the {@code sqlite} resources ({@link SchemaResources}); the same for every file. */
+  private static final List<Migration> MIGRATIONS = SchemaResources.load("sqlite", Map.of());
+
   @Override
   public List<Migration> migrations(Database db) {
-    return SqliteSchema.MIGRATIONS;
+    return MIGRATIONS;
   }
 
   /** {@code BEGIN IMMEDIATE} already holds the file's write lock; the file is the namespace. */

@@ -1,19 +1,14 @@
-package dev.ratchet.testkit;
+package dev.ratchet.adapter;
 
-import dev.ratchet.adapter.ActionSpec;
-import dev.ratchet.adapter.AdapterOutcome;
-import dev.ratchet.adapter.ApprovalBinding;
-import dev.ratchet.adapter.EnvironmentAdapter;
-import dev.ratchet.adapter.Observation;
-import dev.ratchet.adapter.Receipt;
-import dev.ratchet.adapter.Verification;
-import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.store.Fence;
 import java.util.List;
 import java.util.Optional;
 
-/** Base of the fault-injecting adapter decorators: forwards everything to the real adapter. */
+/**
+ * Base of adapter decorators (fault injection in tests and harnesses, instrumentation): forwards
+ * every call to {@code delegate}; a subclass overrides what it changes.
+ */
 public abstract class ForwardingAdapter implements EnvironmentAdapter {
   protected final EnvironmentAdapter delegate;
 

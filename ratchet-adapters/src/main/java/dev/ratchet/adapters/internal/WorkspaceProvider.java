@@ -1,6 +1,7 @@
-package dev.ratchet.cli.internal;
+package dev.ratchet.adapters.internal;
 
 import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.adapter.AdapterProvider;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapter.WorkspacePaths;
 import dev.ratchet.adapters.CommandRunner;
@@ -11,14 +12,11 @@ import dev.ratchet.json.JsonArray;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
-import dev.ratchet.model.TaskSpec;
 import dev.ratchet.seam.CrashSeam;
-import dev.ratchet.seam.Entropy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,18 +28,11 @@ import java.util.TreeSet;
  * {"directory": PATH}}; {@code task.environment} is {@code {"files": {path: content}}} — the
  * initial state the task expects — and optionally {@code "commands": {name: [argv…]}}, the
  * allowlisted commands behind the {@code run_command} verifier. Starting a run creates a missing
- * directory from the initial files, and refuses an existing one that does not hold them.
+ * directory from the initial files, and refuses an existing one that does not hold them. Registered
+ * in {@code META-INF/services/dev.ratchet.adapter.AdapterProvider}.
  */
-final class WorkspaceProvider implements AdapterProvider {
+public final class WorkspaceProvider implements AdapterProvider {
   private static final Set<String> ENVIRONMENT_KEYS = Set.of("files", "commands");
-
-  private final InstantSource clock;
-  private final Entropy entropy;
-
-  WorkspaceProvider(InstantSource clock, Entropy entropy) {
-    this.clock = clock;
-    this.entropy = entropy;
-  }
 
   @Override
   public String namespace() {
@@ -54,12 +45,12 @@ final class WorkspaceProvider implements AdapterProvider {
    * before the real workspace is touched.
    */
   @Override
-  public List<ActionSpec> actionSpecs(TaskSpec task) {
-    JsonObject environment = environment(task);
+  public List<ActionSpec> actionSpecs(JsonObject taskEnvironment, Context context) {
+    JsonObject environment = environment(taskEnvironment);
     Path scratch = null;
     try {
       scratch = Files.createTempDirectory("ratchet-specs-");
-      WorkspaceAdapter.Builder b = builder(scratch, environment, CrashSeam.NONE);
+      WorkspaceAdapter.Builder b = builder(scratch, environment, context.withSeam(CrashSeam.NONE));
       try (WorkspaceAdapter a = b.open()) {
         return a.actionSpecs();
       }
@@ -83,9 +74,9 @@ final class WorkspaceProvider implements AdapterProvider {
 
   @Override
   public EnvironmentAdapter open(
-      TaskSpec task, JsonObject connect, boolean prepare, CrashSeam seam) {
+      JsonObject taskEnvironment, JsonObject connect, boolean prepare, Context context) {
     Path dir = Path.of(Fields.exact(connect, "connect", "directory").text("directory"));
-    JsonObject environment = environment(task);
+    JsonObject environment = environment(taskEnvironment);
     JsonObject files =
         Fields.asObject(environment.get("files").orElse(null), "task.environment.files");
     if (prepare) {
@@ -94,12 +85,16 @@ final class WorkspaceProvider implements AdapterProvider {
       throw RatchetException.contract(
           "connect.directory: the workspace " + dir + " does not exist (was it moved?)");
     }
-    return builder(dir, environment, seam).open();
+    return builder(dir, environment, context).open();
   }
 
-  private WorkspaceAdapter.Builder builder(Path dir, JsonObject environment, CrashSeam seam) {
+  private static WorkspaceAdapter.Builder builder(
+      Path dir, JsonObject environment, Context context) {
     WorkspaceAdapter.Builder b =
-        WorkspaceAdapter.builder(dir).clock(clock).entropy(entropy).crashSeam(seam);
+        WorkspaceAdapter.builder(dir)
+            .clock(context.clock())
+            .entropy(context.entropy())
+            .crashSeam(context.seam());
     if (environment.has("commands")) {
       b.commands(
           commands(
@@ -109,8 +104,7 @@ final class WorkspaceProvider implements AdapterProvider {
     return b;
   }
 
-  private static JsonObject environment(TaskSpec task) {
-    JsonObject environment = task.environment();
+  private static JsonObject environment(JsonObject environment) {
     Set<String> unknown = new TreeSet<>(environment.members().keySet());
     unknown.removeAll(ENVIRONMENT_KEYS);
     if (!unknown.isEmpty()) {

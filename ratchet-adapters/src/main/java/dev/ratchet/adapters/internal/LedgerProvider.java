@@ -1,6 +1,7 @@
-package dev.ratchet.cli.internal;
+package dev.ratchet.adapters.internal;
 
 import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.adapter.AdapterProvider;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapters.HttpAction;
 import dev.ratchet.adapters.IdempotentHttpAdapter;
@@ -8,8 +9,6 @@ import dev.ratchet.adapters.LedgerApi;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonObject;
-import dev.ratchet.model.TaskSpec;
-import dev.ratchet.seam.CrashSeam;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -21,16 +20,16 @@ import java.util.List;
  * {@code ledger}. {@code connect} is {@code {"base_url": "http://HOST:PORT"}}; {@code
  * task.environment} is {@code {"revision": N}} — the ledger revision the task starts from (0 for a
  * fresh service) — or {@code {}} for no expectation. The verifier is {@code {"expect": {account:
- * {field: value}}}}.
+ * {field: value}}}}. Registered in {@code META-INF/services/dev.ratchet.adapter.AdapterProvider}.
  */
-final class LedgerProvider implements AdapterProvider {
+public final class LedgerProvider implements AdapterProvider {
   @Override
   public String namespace() {
     return LedgerApi.NAMESPACE;
   }
 
   @Override
-  public List<ActionSpec> actionSpecs(TaskSpec task) {
+  public List<ActionSpec> actionSpecs(JsonObject environment, Context context) {
     List<ActionSpec> out = new ArrayList<>();
     for (HttpAction a : LedgerApi.actions()) {
       out.add(a.spec());
@@ -47,15 +46,14 @@ final class LedgerProvider implements AdapterProvider {
 
   @Override
   public EnvironmentAdapter open(
-      TaskSpec task, JsonObject connect, boolean prepare, CrashSeam seam) {
+      JsonObject environment, JsonObject connect, boolean prepare, Context context) {
     URI base =
         uri(Fields.exact(connect, "connect", "base_url").text("base_url"), "connect.base_url");
     IdempotentHttpAdapter adapter =
         IdempotentHttpAdapter.builder(base, LedgerApi.NAMESPACE)
             .actions(LedgerApi.actions())
-            .crashSeam(seam)
+            .crashSeam(context.seam())
             .build();
-    JsonObject environment = task.environment();
     if (prepare && environment.has("revision")) {
       long want =
           Fields.exact(environment, "task.environment", "revision")

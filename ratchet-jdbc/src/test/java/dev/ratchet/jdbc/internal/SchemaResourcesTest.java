@@ -1,0 +1,99 @@
+package dev.ratchet.jdbc.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The schema lives in versioned {@code .sql} resources (D28: a released migration never changes).
+ * The digests below pin what each released version executes, statement by statement, as the Java
+ * strings of the first release held them: a new migration adds a line here, an edit to a released
+ * one fails this test.
+ */
+class SchemaResourcesTest {
+  private static final Map<String, List<String>> RELEASED =
+      Map.of(
+          "sqlite",
+          List.of("cabe3afab1a3a2316ae0faf24c367dbc840ea8164b401ef79cfd3d3641329442"),
+          "postgresql",
+          List.of("05dfd6a646ab15ed2faf6a3f9acf9b7c45dbfd97ef647cd92ede5713bfdea96d"));
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void releasedMigrationsExecuteExactlyTheStatementsTheyWereReleasedWith(String dialect) {
+    List<Migration> migrations = SchemaResources.load(dialect, Map.of());
+    List<String> pinned = RELEASED.get(dialect);
+    assertThat(migrations.size()).isGreaterThanOrEqualTo(pinned.size());
+    for (int i = 0; i < pinned.size(); i++) {
+      assertThat(digest(migrations.get(i))).as("%s V%d", dialect, i + 1).isEqualTo(pinned.get(i));
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void everySqlFileIsListedInOrderAndNumberedFromOne(String dialect)
+      throws IOException, URISyntaxException {
+    Path dir =
+        Path.of(SchemaResources.class.getResource("/dev/ratchet/jdbc/schema/" + dialect).toURI());
+    List<String> listed =
+        Files.readAllLines(dir.resolve("migrations.txt")).stream()
+            .filter(l -> !l.isBlank())
+            .toList();
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".sql")))
+          .containsExactlyInAnyOrderElementsOf(listed);
+    }
+    List<Migration> migrations = SchemaResources.load(dialect, Map.of());
+    for (int i = 0; i < migrations.size(); i++) {
+      assertThat(migrations.get(i).version()).isEqualTo(i + 1);
+      assertThat(listed.get(i)).startsWith("V" + (i + 1) + "__");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgresql"})
+  void theTableListComesFromTheMigrations(String dialect) {
+    assertThat(SchemaResources.tables(SchemaResources.load(dialect, Map.of())))
+        .startsWith(
+            "ratchet_marks",
+            "ratchet_generations",
+            "ratchet_checkpoints",
+            "ratchet_records",
+            "ratchet_leases",
+            "ratchet_inbox");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"postgresql"})
+  void theSchemaPlaceholderIsReplacedInEveryStatement(String dialect) {
+    assertThat(SchemaResources.load(dialect, Map.of("schema", "\"s1\"")))
+        .flatMap(Migration::statements)
+        .noneMatch(s -> s.contains("{schema}"))
+        .anyMatch(s -> s.contains("SET search_path = \"s1\", pg_temp"));
+  }
+
+  private static String digest(Migration m) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      sha.update((m.version() + "\n" + m.description() + "\n").getBytes(StandardCharsets.UTF_8));
+      for (String s : m.statements()) {
+        sha.update((s + "\n;\n").getBytes(StandardCharsets.UTF_8));
+      }
+      return HexFormat.of().formatHex(sha.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
