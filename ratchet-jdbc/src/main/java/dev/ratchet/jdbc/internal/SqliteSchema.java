@@ -9,7 +9,8 @@ import java.util.List;
 final class SqliteSchema {
   private SqliteSchema() {}
 
-  static final List<Migration> MIGRATIONS =
+  /** Version 1, written before migrations moved to {@code .sql} resources. */
+  private static final List<Migration> V1 =
       List.of(
           new Migration(
               1,
@@ -76,4 +77,8 @@ final class SqliteSchema {
                   """
                   CREATE UNIQUE INDEX ratchet_inbox_by_position
                     ON ratchet_inbox (task_id, run_id, position)""")));
+
+  /** Every version, oldest first (declared after {@link #V1}, which it reads). */
+  static final List<Migration> MIGRATIONS =
+      List.of(V1.get(0), SqlScript.load("sqlite", "V2__lease_tokens.sql", 2, ""));
 }
