@@ -78,6 +78,7 @@ public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan, S
         specs.get(step.kind()).validateArguments(step.arguments(), "plan[" + i + "].arguments");
       }
     }
+    TaskChecks.check(task, plan, specs);
   }
 
   /** Reads and validates a task file given on the command line. */
@@ -121,6 +122,7 @@ public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan, S
     List<PlanStep> plan = plan(f.array("plan"), task);
     TaskFile tf = new TaskFile(task, connect, plan, where);
     tf.checkStrict(provider.actionSpecs(task));
+    provider.checkTask(task, plan);
     return tf;
   }
 

@@ -34,6 +34,7 @@ import java.util.TreeSet;
  */
 final class WorkspaceProvider implements AdapterProvider {
   private static final Set<String> ENVIRONMENT_KEYS = Set.of("files", "commands");
+  private static final String RUN_COMMAND = "run_command";
 
   private final InstantSource clock;
   private final Entropy entropy;
@@ -79,6 +80,61 @@ final class WorkspaceProvider implements AdapterProvider {
     Fields f = Fields.exact(connect, path, "directory");
     Path dir = baseDir.resolve(f.text("directory")).toAbsolutePath().normalize();
     return JsonObject.builder().put("directory", dir.toString()).build();
+  }
+
+  /**
+   * Targets follow the workspace's path rules ({@link WorkspacePaths}: relative, canonical, no
+   * {@code ..}); every initial and expected file is a target; every {@code run_command} step names
+   * a command on {@code task.environment.commands}.
+   */
+  @Override
+  public void checkTask(TaskSpec task, List<PlanStep> plan) {
+    for (String t : new TreeSet<>(task.targets())) {
+      WorkspacePaths.require("task.targets: '" + t + "'", t);
+    }
+    JsonObject environment = environment(task);
+    within(
+        task,
+        Fields.asObject(environment.get("files").orElse(null), "task.environment.files"),
+        "task.environment.files");
+    if (!task.verifier().members().isEmpty()) {
+      within(
+          task,
+          Fields.exact(task.verifier(), "task.verifier", "expected_files").obj("expected_files"),
+          "task.verifier.expected_files");
+    }
+    Set<String> commands =
+        environment.has("commands")
+            ? Fields.asObject(
+                    environment.get("commands").orElseThrow(), "task.environment.commands")
+                .members()
+                .keySet()
+            : Set.of();
+    for (int i = 0; i < plan.size(); i++) {
+      PlanStep step = plan.get(i);
+      if (RUN_COMMAND.equals(step.kind())) {
+        String c =
+            Fields.exact(step.arguments(), "plan[" + i + "].arguments", "command").text("command");
+        if (!commands.contains(c)) {
+          throw RatchetException.contract(
+              "plan["
+                  + i
+                  + "].arguments.command: '"
+                  + c
+                  + "' is not in task.environment.commands (the command allowlist)");
+        }
+      }
+    }
+  }
+
+  private static void within(TaskSpec task, JsonObject files, String field) {
+    for (String path : files.members().keySet()) {
+      WorkspacePaths.require(field + "." + path, path);
+      if (!task.targets().contains(path)) {
+        throw RatchetException.contract(
+            field + "." + path + ": is not in task.targets (every file the task names must be)");
+      }
+    }
   }
 
   @Override
