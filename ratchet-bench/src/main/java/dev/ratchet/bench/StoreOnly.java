@@ -48,7 +48,7 @@ final class StoreOnly {
       h = RecordChain.advance(h, r);
     }
     CommitResult result =
-        store.commit(new CommitRequest(scope, generation, lease.fence(), checkpoint, records));
+        store.commit(new CommitRequest(scope, generation, lease, checkpoint, records));
     if (result.kind() != CommitResult.Kind.COMMITTED) {
       throw new IllegalStateException("store-only commit refused: " + result);
     }

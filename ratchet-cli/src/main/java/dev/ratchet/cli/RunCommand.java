@@ -51,6 +51,8 @@ final class RunCommand extends CliCommand {
             runId != null ? runId : "run-" + HexFormat.of().formatHex(services.entropy().bytes(4)));
     Settings settings = common.settings(null);
     Session.preflight(settings);
+    // An existing run id is refused before the environment is prepared (nothing is created).
+    Session.refuseExistingRun(services, settings, id);
     EnvironmentAdapter adapter = Session.adapter(services, tf, true, CrashSeam.NONE);
     try (Session session =
         Session.open(services, settings, StoreFactory.Mode.CREATE, CrashSeam.NONE)) {

@@ -34,6 +34,14 @@ public interface AdapterProvider {
   JsonObject resolveConnect(JsonObject connect, Path baseDir, String path);
 
   /**
+   * The adapter's own rules on a whole task, checked on load before any environment, store or file
+   * is created: targets by the adapter's path or name rules, the environment and verifier within
+   * the targets, each plan step against what the adapter allows (a command on its allowlist).
+   * Throws {@code CONTRACT} naming the field and the rule. The default checks nothing more.
+   */
+  default void checkTask(TaskOutline task) {}
+
+  /**
    * Opens the adapter on the environment {@code connect} names. With {@code prepare} (starting a
    * run) the provider may create the environment from {@code environment} when it does not exist
    * yet; otherwise a missing environment is a {@code CONTRACT} error.

@@ -173,9 +173,7 @@ public final class Engine {
     String text = Checkpoint.seal(next, generation + 1, ctx.keys()).text();
     checkLease();
     CommitResult result =
-        ctx.store()
-            .commit(
-                new CommitRequest(scope(next), generation, lease.fence(), text, op.j.records()));
+        ctx.store().commit(new CommitRequest(scope(next), generation, lease, text, op.j.records()));
     if (result instanceof CommitResult.Committed c) {
       generation = c.generation();
       state = next;

@@ -171,6 +171,7 @@ public final class Runs {
       }
     }
     Invariants.check(ctx, s);
+    CompletionEvidence.check(ctx, s);
     return d;
   }
 

@@ -9,6 +9,12 @@ import java.util.Optional;
  * acquisition or take-over increments the lease version, so an older holder's fence is refused from
  * then on.
  *
+ * <p><b>Capability (D21).</b> Every grant (acquire, take-over) returns a lease carrying a fresh
+ * secret {@link LeaseToken} from the randomness seam; the store keeps only the token's SHA-256.
+ * Renew, release and {@link CheckpointStore#commit} present the token, and a wrong or missing token
+ * is refused exactly like a stale fence (renew and commit: {@code FENCED}; release: no-op). Knowing
+ * the owner name and lease version (readable by anyone who reads the store) is not enough.
+ *
  * <p>Thread-safe; every method that changes a lease returns once the change is durable.
  */
 public interface LeaseStore {
@@ -26,15 +32,15 @@ public interface LeaseStore {
   Optional<Lease> takeOver(String runId, String owner, Duration ttl);
 
   /**
-   * Extends a held lease (same version). Throws {@code FENCED} if the lease expired or another
-   * owner or version holds it now.
+   * Extends a held lease (same version, same token). Throws {@code FENCED} if the lease expired,
+   * another owner or version holds it now, or the token is missing or wrong.
    */
   Lease renew(Lease lease, Duration ttl);
 
-  /** Gives the lease up; a no-op if it is no longer held by this fence. */
+  /** Gives the lease up; a no-op if it is no longer held by this fence and token. */
   void release(Lease lease);
 
-  /** The current lease of the run, expired or not. */
+  /** The current lease of the run, expired or not, as observed: without its token. */
   Optional<Lease> current(String runId);
 
   /** Throws {@code FENCED} unless {@code fence} is the current, unexpired lease of its run. */

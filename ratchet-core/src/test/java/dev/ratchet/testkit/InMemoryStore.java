@@ -5,6 +5,8 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.seam.CrashSeam;
+import dev.ratchet.seam.Entropy;
+import dev.ratchet.seam.Seams;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
@@ -12,6 +14,7 @@ import dev.ratchet.store.Fence;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseStore;
+import dev.ratchet.store.LeaseToken;
 import dev.ratchet.store.RecordChain;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.RunScope;
@@ -35,6 +38,7 @@ import java.util.Optional;
  */
 public final class InMemoryStore implements CheckpointStore, LeaseStore {
   private final InstantSource clock;
+  private final Entropy entropy;
   private final Map<String, RunData> runs = new LinkedHashMap<>();
 
   /** Content addressed by digest, kept apart from the marks as a split store keeps it (D7). */
@@ -42,11 +46,21 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
 
   private volatile CrashSeam crashSeam = CrashSeam.NONE;
   private final Map<String, Lease> leases = new HashMap<>();
+
+  /** The SHA-256 of each run's current lease token (D21): the token itself is never kept. */
+  private final Map<String, String> tokenHashes = new HashMap<>();
+
   private final Map<String, Boolean> released = new HashMap<>();
   private volatile boolean available = true;
 
   public InMemoryStore(InstantSource clock) {
+    this(clock, Seams.secureEntropy());
+  }
+
+  /** A store whose lease tokens come from {@code entropy}. */
+  public InMemoryStore(InstantSource clock, Entropy entropy) {
     this.clock = clock;
+    this.entropy = entropy;
   }
 
   /** Makes every call fail with {@code STORE_UNAVAILABLE}, as an unreachable database would. */
@@ -98,7 +112,7 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
     if (current != r.expectedGeneration()) {
       return new CommitResult.LostRace(current);
     }
-    Optional<String> fenceProblem = fenceProblem(r.fence());
+    Optional<String> fenceProblem = fenceProblem(r.fence(), r.token());
     if (fenceProblem.isPresent()) {
       return new CommitResult.Fenced(fenceProblem.get());
     }
@@ -256,8 +270,10 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
 
   private Lease grant(String runId, String owner, Duration ttl, Lease previous) {
     long version = previous == null ? 1 : previous.version() + 1;
-    Lease lease = new Lease(runId, owner, version, clock.instant().plus(ttl));
-    leases.put(runId, lease);
+    LeaseToken token = LeaseToken.generate(entropy);
+    Lease lease = new Lease(runId, owner, version, clock.instant().plus(ttl), token);
+    leases.put(runId, lease.observed());
+    tokenHashes.put(runId, token.hash());
     released.put(runId, false);
     return lease;
   }
@@ -265,14 +281,13 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
   @Override
   public synchronized Lease renew(Lease lease, Duration ttl) {
     requireAvailable();
-    fenceProblem(lease.fence())
+    fenceProblem(lease.fence(), lease.requireToken())
         .ifPresent(
             p -> {
               throw new RatchetException(ErrorCode.FENCED, p);
             });
-    Lease renewed =
-        new Lease(lease.runId(), lease.owner(), lease.version(), clock.instant().plus(ttl));
-    leases.put(lease.runId(), renewed);
+    Lease renewed = lease.withExpiry(clock.instant().plus(ttl));
+    leases.put(lease.runId(), renewed.observed());
     return renewed;
   }
 
@@ -280,7 +295,10 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
   public synchronized void release(Lease lease) {
     requireAvailable();
     Lease held = leases.get(lease.runId());
-    if (held != null && held.fence().equals(lease.fence())) {
+    if (held != null
+        && held.fence().equals(lease.fence())
+        && lease.held()
+        && lease.token().matches(tokenHashes.get(lease.runId()))) {
       released.put(lease.runId(), true);
     }
   }
@@ -299,6 +317,15 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
             p -> {
               throw new RatchetException(ErrorCode.FENCED, p);
             });
+  }
+
+  /** {@link #fenceProblem(Fence)}, and the token must match the current lease's hash (D21). */
+  private Optional<String> fenceProblem(Fence fence, LeaseToken token) {
+    Optional<String> p = fenceProblem(fence);
+    if (p.isEmpty() && !token.matches(tokenHashes.get(fence.runId()))) {
+      return Optional.of("lease token of run '" + fence.runId() + "' does not match the lease");
+    }
+    return p;
   }
 
   private Optional<String> fenceProblem(Fence fence) {

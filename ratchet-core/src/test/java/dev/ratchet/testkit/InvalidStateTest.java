@@ -167,17 +167,14 @@ class InvalidStateTest {
     InMemoryStore s = new InMemoryStore(clock);
     Lease lease = s.acquire("run-x", "w1", Duration.ofMinutes(1)).orElseThrow();
     RunScope scope = new RunScope("t", "run-x", "instance-1");
-    CommitResult first =
-        s.commit(new CommitRequest(scope, 0, lease.fence(), "{\"g\":1}", List.of()));
+    CommitResult first = s.commit(new CommitRequest(scope, 0, lease, "{\"g\":1}", List.of()));
     assertThat(first).isEqualTo(new CommitResult.Committed(1));
     CommitResult replayed =
-        s.commit(new CommitRequest(scope, 0, lease.fence(), "{\"g\":\"again\"}", List.of()));
+        s.commit(new CommitRequest(scope, 0, lease, "{\"g\":\"again\"}", List.of()));
     assertThat(replayed).isEqualTo(new CommitResult.LostRace(1));
-    CommitResult skipped =
-        s.commit(new CommitRequest(scope, 5, lease.fence(), "{\"g\":6}", List.of()));
+    CommitResult skipped = s.commit(new CommitRequest(scope, 5, lease, "{\"g\":6}", List.of()));
     assertThat(skipped).isEqualTo(new CommitResult.LostRace(1));
-    CommitResult second =
-        s.commit(new CommitRequest(scope, 1, lease.fence(), "{\"g\":2}", List.of()));
+    CommitResult second = s.commit(new CommitRequest(scope, 1, lease, "{\"g\":2}", List.of()));
     assertThat(second).isEqualTo(new CommitResult.Committed(2));
     assertThat(s.load("t", "run-x").orElseThrow().checkpoint()).isEqualTo("{\"g\":2}");
   }

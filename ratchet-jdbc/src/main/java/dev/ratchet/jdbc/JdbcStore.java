@@ -6,6 +6,8 @@ import dev.ratchet.jdbc.internal.Loader;
 import dev.ratchet.jdbc.internal.Side;
 import dev.ratchet.jdbc.internal.Tables;
 import dev.ratchet.json.Text;
+import dev.ratchet.seam.Entropy;
+import dev.ratchet.seam.Seams;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
@@ -13,6 +15,7 @@ import dev.ratchet.store.Fence;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseStore;
+import dev.ratchet.store.LeaseToken;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
 import dev.ratchet.store.StoredRun;
@@ -53,6 +56,9 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
   private final StoreOptions options;
   private final Committer committer;
   private final GroupCommitter group;
+
+  /** Where lease tokens come from (D21): the randomness seam. */
+  private final Entropy entropy = Seams.secureEntropy();
 
   private JdbcStore(Side marks, Side content, StoreOptions options) {
     this.marks = marks;
@@ -185,8 +191,9 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
     Text.require("run_id", runId);
     Text.require("owner", owner);
     Objects.requireNonNull(ttl, "ttl");
+    LeaseToken token = LeaseToken.generate(entropy);
     return marks.write(
-        "granting a lease", c -> Tables.grant(marks, c, runId, owner, ttl, stealExpired));
+        "granting a lease", c -> Tables.grant(marks, c, runId, owner, ttl, stealExpired, token));
   }
 
   @Override

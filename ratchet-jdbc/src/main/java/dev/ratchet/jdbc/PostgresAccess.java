@@ -9,11 +9,15 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>the <b>owner</b> owns the schema, its tables and its functions, and runs the migrations
- *       ({@link OpenMode#CREATE}); workers never connect as it;
- *   <li>a <b>worker</b> may read every table, append records and inbox items and write checkpoint
- *       content, but holds no UPDATE or DELETE on the mark, generation or lease tables: it moves a
- *       mark or a lease only through the owner's {@code SECURITY DEFINER} functions, which allow +1
- *       from the current generation under the live lease, judged on the database clock;
+ *       ({@link OpenMode#CREATE}); workers never connect as it. It is the only role that holds
+ *       INSERT, UPDATE or DELETE on any table;
+ *   <li>a <b>worker</b> reads every table and executes the run functions ({@code ratchet_grant},
+ *       {@code ratchet_renew}, {@code ratchet_release}, {@code ratchet_advance}, {@code
+ *       ratchet_append}, {@code ratchet_put_content}, {@code ratchet_prune_content}): {@code
+ *       SECURITY DEFINER} functions that check the lease token (D21) and judge the lease on the
+ *       database clock, so it can move only its own runs, forward by one, under its live lease;
+ *   <li>an <b>operator</b> is an inspector that may also deliver inbox items through {@code
+ *       ratchet_deliver} (the run must exist; the item's shape is checked);
  *   <li>an <b>inspector</b> reads, and writes nothing.
  * </ul>
  *
@@ -30,6 +34,12 @@ public final class PostgresAccess {
     return PostgresGrants.worker(schema, role);
   }
 
+  /** The statements that make {@code role} an operator of the store in {@code schema}. */
+  public static List<String> operatorGrants(String schema, String role) {
+    Objects.requireNonNull(schema, "schema");
+    return PostgresGrants.operator(schema, role);
+  }
+
   /** The statements that make {@code role} an inspector of the store in {@code schema}. */
   public static List<String> inspectorGrants(String schema, String role) {
     Objects.requireNonNull(schema, "schema");
@@ -43,6 +53,11 @@ public final class PostgresAccess {
    */
   public static void grantWorker(Database owner, String role) {
     PostgresGrants.apply(owner, role, workerGrants(owner.schema(), role));
+  }
+
+  /** Connects as {@code owner} and makes {@code role} an operator of the store. */
+  public static void grantOperator(Database owner, String role) {
+    PostgresGrants.apply(owner, role, operatorGrants(owner.schema(), role));
   }
 
   /** Connects as {@code owner} and makes {@code role} an inspector of the store. */

@@ -130,7 +130,7 @@ class GroupCommitTest {
     Future<CommitResult> fb = submit(b.next(1));
     CommitRequest stale =
         new CommitRequest(
-            new RunScope(TestRun.TASK, "run-c", TestRun.ENV), 0, c.fence, "{\"old\":1}", List.of());
+            new RunScope(TestRun.TASK, "run-c", TestRun.ENV), 0, c.lease, "{\"old\":1}", List.of());
     Future<CommitResult> fc = submit(stale);
     d.trace = SetHead.EMPTY; // d builds records on the wrong head: refused for its chain alone
     Future<CommitResult> fd = submit(d.next(1));

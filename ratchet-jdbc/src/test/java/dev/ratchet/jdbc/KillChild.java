@@ -8,7 +8,7 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
-import dev.ratchet.store.Fence;
+import dev.ratchet.store.Lease;
 import dev.ratchet.store.RecordChain;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.RunScope;
@@ -77,8 +77,7 @@ public final class KillChild {
                   out.flush();
                 });
     JdbcStore store = open(split, dir, options);
-    Fence fence =
-        store.takeOver(RUN, "child-" + restart, Duration.ofMinutes(30)).orElseThrow().fence();
+    Lease fence = store.takeOver(RUN, "child-" + restart, Duration.ofMinutes(30)).orElseThrow();
     Optional<StoredRun> loaded = store.load(TASK, RUN);
     long generation = loaded.map(StoredRun::generation).orElse(0L);
     SetHead trace = loaded.map(KillChild::claimedTrace).orElse(SetHead.EMPTY);

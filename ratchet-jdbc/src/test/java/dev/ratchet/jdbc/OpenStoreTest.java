@@ -7,7 +7,7 @@ import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
-import dev.ratchet.store.Fence;
+import dev.ratchet.store.Lease;
 import dev.ratchet.store.RunScope;
 import dev.ratchet.testkit.ManualClock;
 import dev.ratchet.testkit.Rules;
@@ -72,20 +72,20 @@ class OpenStoreTest {
   @Test
   void createMakesAStoreThatReopensWithMustExist() {
     Path file = dir.resolve("new.db");
-    Fence fence;
+    Lease fence;
     try (JdbcStore s = JdbcStore.open(Database.sqlite(file), create)) {
-      assertThat(s.schemaVersion()).isEqualTo(1);
-      fence = s.acquire("run-1", "w1", Duration.ofMinutes(5)).orElseThrow().fence();
+      assertThat(s.schemaVersion()).isEqualTo(2);
+      fence = s.acquire("run-1", "w1", Duration.ofMinutes(5)).orElseThrow();
       CommitResult r =
           s.commit(new CommitRequest(new RunScope("t", "run-1", "env"), 0, fence, "{}", List.of()));
       assertThat(r).isEqualTo(new CommitResult.Committed(1));
     }
     try (JdbcStore s = JdbcStore.open(Database.sqlite(file), mustExist)) {
       assertThat(s.load("t", "run-1").orElseThrow().generation()).isEqualTo(1);
-      s.check(fence);
+      s.check(fence.fence());
     }
     assertThat(Sql.one(file, "PRAGMA journal_mode")).isEqualTo("wal");
-    assertThat(Sql.column(file, "SELECT version FROM ratchet_schema")).containsExactly("1");
+    assertThat(Sql.column(file, "SELECT version FROM ratchet_schema")).containsExactly("1", "2");
   }
 
   @Test
@@ -93,20 +93,21 @@ class OpenStoreTest {
     Path file = dir.resolve("twice.db");
     JdbcStore.open(Database.sqlite(file), create).close();
     JdbcStore.open(Database.sqlite(file), create).close();
-    assertThat(Sql.column(file, "SELECT version FROM ratchet_schema")).containsExactly("1");
+    assertThat(Sql.column(file, "SELECT version FROM ratchet_schema")).containsExactly("1", "2");
   }
 
   @Test
   void aNewerSchemaIsRefusedAndLeftUntouched() {
     Path file = dir.resolve("newer.db");
     JdbcStore.open(Database.sqlite(file), create).close();
-    Sql.exec(file, "INSERT INTO ratchet_schema (version, description) VALUES (2, 'future')");
+    Sql.exec(file, "INSERT INTO ratchet_schema (version, description) VALUES (3, 'future')");
     for (StoreOptions o : List.of(mustExist, create)) {
       RatchetException e = refusal(() -> JdbcStore.open(Database.sqlite(file), o));
       assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
-      assertThat(e.getMessage()).contains("schema version 2").contains("upgrade Ratchet");
+      assertThat(e.getMessage()).contains("schema version 3").contains("upgrade Ratchet");
     }
-    assertThat(Sql.column(file, "SELECT version FROM ratchet_schema")).containsExactly("1", "2");
+    assertThat(Sql.column(file, "SELECT version FROM ratchet_schema"))
+        .containsExactly("1", "2", "3");
   }
 
   @Test

@@ -27,6 +27,7 @@ final class PgSchema implements AutoCloseable {
   private Connection admin; // reconnected after a server restart
   private boolean pinned;
   private long pinnedAt = Long.MIN_VALUE;
+  private JdbcStore sharedOperator;
 
   private PgSchema(String name, String url, Connection admin) {
     this.name = name;
@@ -46,6 +47,7 @@ final class PgSchema implements AutoCloseable {
       JdbcStore.open(s.owner(), options().withOpenMode(OpenMode.CREATE)).close();
       PostgresAccess.grantWorker(s.owner(), Postgres.WORKER);
       PostgresAccess.grantInspector(s.owner(), Postgres.INSPECTOR);
+      PostgresAccess.grantOperator(s.owner(), Postgres.OPERATOR);
       return s;
     } catch (RuntimeException e) {
       s.close();
@@ -98,6 +100,10 @@ final class PgSchema implements AutoCloseable {
 
   Database inspector() {
     return as(Postgres.INSPECTOR);
+  }
+
+  Database operator() {
+    return as(Postgres.OPERATOR);
   }
 
   /** A store on this schema, connected as the worker. */
@@ -194,13 +200,33 @@ final class PgSchema implements AutoCloseable {
     }
   }
 
-  /** A store decorator that pins this schema's clock to {@code clock} before every call. */
+  /**
+   * A store decorator that pins this schema's clock to {@code clock} before every call and delivers
+   * inbox items as the operator role, as a deployment does (a worker may not deliver, D21).
+   */
   PinnedStore pinned(JdbcStore store, ManualClock clock, boolean closesStore) {
-    return new PinnedStore(store, () -> setClock(clock.millis()), closesStore);
+    // A store the decorator owns gets its own operator store (closed with it, so a closed store
+    // fails closed on delivery too); the others share this schema's, closed with the schema.
+    JdbcStore operator = closesStore ? openOperator() : sharedOperator();
+    return new PinnedStore(store, () -> setClock(clock.millis()), closesStore, operator);
+  }
+
+  private JdbcStore openOperator() {
+    return JdbcStore.open(operator().withPoolSize(1), options());
+  }
+
+  private synchronized JdbcStore sharedOperator() {
+    if (sharedOperator == null) {
+      sharedOperator = openOperator();
+    }
+    return sharedOperator;
   }
 
   @Override
   public synchronized void close() {
+    if (sharedOperator != null) {
+      sharedOperator.close();
+    }
     try {
       withAdmin(c -> Postgres.exec(c, "DROP SCHEMA IF EXISTS " + name + " CASCADE"));
     } catch (SQLException e) {

@@ -23,11 +23,14 @@ final class PinnedStore implements CheckpointStore, LeaseStore {
   final JdbcStore store;
   private final Runnable sync;
   private final boolean closesStore;
+  private final JdbcStore operator;
 
-  PinnedStore(JdbcStore store, Runnable sync, boolean closesStore) {
+  /** {@code operator}: the store, connected as the operator role, that delivers inbox items. */
+  PinnedStore(JdbcStore store, Runnable sync, boolean closesStore, JdbcStore operator) {
     this.store = store;
     this.sync = sync;
     this.closesStore = closesStore;
+    this.operator = operator;
   }
 
   @Override
@@ -60,7 +63,7 @@ final class PinnedStore implements CheckpointStore, LeaseStore {
 
   @Override
   public void deliver(String taskId, String runId, InboxItem item) {
-    store.deliver(taskId, runId, item);
+    operator.deliver(taskId, runId, item);
   }
 
   @Override
@@ -106,6 +109,7 @@ final class PinnedStore implements CheckpointStore, LeaseStore {
   @Override
   public void close() {
     if (closesStore) {
+      operator.close();
       store.close();
     }
   }

@@ -25,6 +25,7 @@ final class Postgres {
   static final String OWNER = "ratchet_test_owner";
   static final String WORKER = "ratchet_test_worker";
   static final String INSPECTOR = "ratchet_test_inspector";
+  static final String OPERATOR = "ratchet_test_operator";
   static final String PASSWORD = "ratchet-test-only";
 
   /** Schemas of test runs are named {@code ratchet_t_<epoch seconds>_<random>}. */
@@ -77,7 +78,7 @@ final class Postgres {
 
   /** The shared login roles, created idempotently (another run may create them at once). */
   static void createRoles(Connection c) throws SQLException {
-    for (String role : List.of(OWNER, WORKER, INSPECTOR)) {
+    for (String role : List.of(OWNER, WORKER, INSPECTOR, OPERATOR)) {
       exec(
           c,
           "DO $$ BEGIN CREATE ROLE "

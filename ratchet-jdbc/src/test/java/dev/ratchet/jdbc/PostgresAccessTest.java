@@ -133,24 +133,21 @@ class PostgresAccessTest {
             "ratchet_inbox")) {
       expected.add(t + ":SELECT");
     }
-    expected.addAll(
-        List.of(
-            "ratchet_records:INSERT",
-            "ratchet_inbox:INSERT",
-            "ratchet_checkpoints:INSERT",
-            "ratchet_checkpoints:UPDATE",
-            "ratchet_checkpoints:DELETE"));
+    // Since schema version 2 (D21) a worker writes no table directly: SELECT is all it holds.
     assertThat(held).isEqualTo(expected);
   }
 
+  /** ratchet_advance with the run's real lease token: only generation and fence can refuse it. */
   private int advance(Connection c, long expected, String owner, long leaseVersion)
       throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT o_rows FROM ratchet_advance('task-1', 'run-a', 'env-1', ?, 'forged', ?, ?, 3)")) {
+            "SELECT o_rows FROM ratchet_advance('task-1', 'run-a', 'env-1', ?, 'forged', ?, ?, ?,"
+                + " 3)")) {
       ps.setLong(1, expected);
       ps.setString(2, owner);
       ps.setLong(3, leaseVersion);
+      ps.setBytes(4, run.lease.requireToken().secret());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return rs.getInt(1);
@@ -170,7 +167,7 @@ class PostgresAccessTest {
             sqlState(
                 worker,
                 "SELECT * FROM ratchet_advance('task-1', 'run-a', 'env-1', -1,"
-                    + " 'forged', 'writer', 1, 3)"))
+                    + " 'forged', 'writer', 1, '\\x00'::bytea, 3)"))
         .isEqualTo("22023");
     assertStillAtThree();
   }
@@ -190,13 +187,21 @@ class PostgresAccessTest {
     Postgres.exec(
         worker,
         "CREATE TEMP TABLE ratchet_leases (run_id TEXT, owner TEXT, version BIGINT,"
-            + " expires_at_ms BIGINT, held INTEGER)",
-        "INSERT INTO ratchet_leases VALUES ('run-a', 'mallory', 99, 9223372036854775807, 1)",
+            + " expires_at_ms BIGINT, held INTEGER, token_hash TEXT)",
+        "INSERT INTO ratchet_leases VALUES ('run-a', 'mallory', 99, 9223372036854775807, 1,"
+            + " encode(sha256('"
+            + tokenLiteral()
+            + "'::bytea), 'hex'))",
         "CREATE TEMP TABLE ratchet_marks (task_id TEXT, run_id TEXT, generation BIGINT,"
             + " content_digest TEXT, environment_instance_id TEXT)");
     // The function pins search_path to the store's schema with pg_temp last.
     assertThat(advance(worker, 3, "mallory", 99)).isZero();
     assertStillAtThree();
+  }
+
+  /** The run's real token as a bytea literal (the temp-table attack knows it, and still fails). */
+  private String tokenLiteral() {
+    return "\\x" + java.util.HexFormat.of().formatHex(run.lease.requireToken().secret());
   }
 
   @Test
@@ -217,7 +222,7 @@ class PostgresAccessTest {
               sqlState(
                   c,
                   "SELECT * FROM ratchet_advance('task-1', 'run-a', 'env-1', 3, 'd', 'writer', 1,"
-                      + " 3)"))
+                      + " '\\x00'::bytea, 3)"))
           .isEqualTo(INSUFFICIENT_PRIVILEGE);
     }
     assertStillAtThree();

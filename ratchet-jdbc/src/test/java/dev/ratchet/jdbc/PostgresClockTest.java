@@ -149,7 +149,7 @@ class PostgresClockTest {
       return new dev.ratchet.store.CommitRequest(
           new dev.ratchet.store.RunScope(TestRun.TASK, runId, TestRun.ENV),
           g,
-          lease.fence(),
+          lease,
           TestRun.checkpoint(runId, g + 1, dev.ratchet.store.SetHead.EMPTY),
           java.util.List.of());
     }

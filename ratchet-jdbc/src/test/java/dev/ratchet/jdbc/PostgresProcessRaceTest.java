@@ -54,7 +54,8 @@ class PostgresProcessRaceTest {
     }
   }
 
-  private Child start(String name, dev.ratchet.store.Fence fence) throws IOException {
+  private Child start(String name, dev.ratchet.store.Lease lease) throws IOException {
+    dev.ratchet.store.Fence fence = lease.fence();
     Path log = dir.resolve(name + ".log");
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -72,10 +73,12 @@ class PostgresProcessRaceTest {
             fence.owner(),
             Long.toString(fence.leaseVersion()),
             name));
-    Process p =
-        new ProcessBuilder(cmd)
-            .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start();
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    // The token goes to the child through its environment, never its command line (D21).
+    pb.environment()
+        .put(
+            RaceChild.TOKEN_ENV, java.util.HexFormat.of().formatHex(lease.requireToken().secret()));
+    Process p = pb.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     return new Child(
         name,
         p,
@@ -109,11 +112,11 @@ class PostgresProcessRaceTest {
   @Timeout(value = 180, unit = TimeUnit.SECONDS)
   void inEveryRaceBetweenTwoWorkerProcessesExactlyOneCommitWins() throws Exception {
     // Both processes hold the same live lease (one worker identity): only the generation decides.
-    dev.ratchet.store.Fence fence;
+    dev.ratchet.store.Lease fence;
     try (JdbcStore store = SCHEMA.get().openWorker()) {
       TestRun run = new TestRun(store, store, RUN);
       run.commit(0);
-      fence = run.fence;
+      fence = run.lease;
     }
     List<Child> children = List.of(start("A", fence), start("B", fence));
     List<String> problems = new ArrayList<>();

@@ -4,7 +4,8 @@ import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
-import dev.ratchet.store.Fence;
+import dev.ratchet.store.Lease;
+import dev.ratchet.store.LeaseToken;
 import dev.ratchet.store.RecordChain;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.RunScope;
@@ -29,13 +30,22 @@ import java.util.List;
  * <p>Args: JDBC URL, role, password, schema, run id, lease owner, lease version, own name.
  */
 public final class RaceChild {
+  /** The environment variable that carries the lease token, as hex. */
+  static final String TOKEN_ENV = "RATCHET_TEST_LEASE_TOKEN";
+
   private RaceChild() {}
 
   public static void main(String[] args) throws Exception {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     Database db = Database.postgres(args[0], args[1], args[2]).withSchema(args[3]).withPoolSize(2);
     String runId = args[4];
-    Fence fence = new Fence(runId, args[5], Long.parseLong(args[6]));
+    Lease fence =
+        new Lease(
+            runId,
+            args[5],
+            Long.parseLong(args[6]),
+            Instant.EPOCH,
+            LeaseToken.of(java.util.HexFormat.of().parseHex(System.getenv(TOKEN_ENV))));
     String name = args[7];
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -62,7 +72,7 @@ public final class RaceChild {
     }
   }
 
-  private static CommitRequest next(StoredRun run, Fence fence, String name) {
+  private static CommitRequest next(StoredRun run, Lease fence, String name) {
     SetHead trace = run.head(RecordSet.TRACE);
     long seq = trace.count() + 1;
     StoredRecord r =

@@ -83,7 +83,7 @@ class RetentionTest {
           new CommitRequest(
               new RunScope(TestRun.TASK, "run-1", TestRun.ENV),
               1,
-              run.fence,
+              run.lease,
               "{\"orphan\":true}",
               List.of());
       assertThat(s.commit(stale)).isEqualTo(new CommitResult.LostRace(3));

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
-import dev.ratchet.store.Fence;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.RunScope;
 import dev.ratchet.testkit.ManualClock;
@@ -36,7 +35,7 @@ class SharedFileTest {
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try (JdbcStore a = JdbcStore.open(Database.sqlite(file), options);
         JdbcStore b = JdbcStore.open(Database.sqlite(file), options)) {
-      Fence fence = a.acquire("run-1", "w", Duration.ofHours(1)).orElseThrow().fence();
+      Lease fence = a.acquire("run-1", "w", Duration.ofHours(1)).orElseThrow();
       RunScope scope = new RunScope("t", "run-1", "env");
       for (long expected = 0; expected < 15; expected++) {
         CountDownLatch start = new CountDownLatch(1);
@@ -78,14 +77,13 @@ class SharedFileTest {
         JdbcStore b = JdbcStore.open(Database.sqlite(file), options)) {
       Lease first = a.acquire("run-1", "w1", Duration.ofSeconds(30)).orElseThrow();
       RunScope scope = new RunScope("t", "run-1", "env");
-      assertThat(a.commit(new CommitRequest(scope, 0, first.fence(), "{}", List.of())))
+      assertThat(a.commit(new CommitRequest(scope, 0, first, "{}", List.of())))
           .isEqualTo(new CommitResult.Committed(1));
       clock.advance(Duration.ofSeconds(31));
       Lease second = b.takeOver("run-1", "w2", Duration.ofSeconds(30)).orElseThrow();
-      CommitResult late =
-          a.commit(new CommitRequest(scope, 1, first.fence(), "{\"late\":1}", List.of()));
+      CommitResult late = a.commit(new CommitRequest(scope, 1, first, "{\"late\":1}", List.of()));
       assertThat(late.kind()).isEqualTo(CommitResult.Kind.FENCED);
-      assertThat(b.commit(new CommitRequest(scope, 1, second.fence(), "{\"on\":1}", List.of())))
+      assertThat(b.commit(new CommitRequest(scope, 1, second, "{\"on\":1}", List.of())))
           .isEqualTo(new CommitResult.Committed(2));
     }
   }

@@ -6,6 +6,7 @@ import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
 import dev.ratchet.store.Fence;
+import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseStore;
 import dev.ratchet.store.RecordChain;
 import dev.ratchet.store.RecordSet;
@@ -26,6 +27,7 @@ final class TestRun {
 
   final CheckpointStore store;
   final String runId;
+  final Lease lease;
   final Fence fence;
   long generation;
   SetHead trace = SetHead.EMPTY;
@@ -33,7 +35,8 @@ final class TestRun {
   TestRun(CheckpointStore store, LeaseStore leases, String runId) {
     this.store = store;
     this.runId = runId;
-    this.fence = leases.acquire(runId, "writer", Duration.ofHours(1)).orElseThrow().fence();
+    this.lease = leases.acquire(runId, "writer", Duration.ofHours(1)).orElseThrow();
+    this.fence = lease.fence();
   }
 
   static String checkpoint(String runId, long generation, SetHead trace) {
@@ -69,7 +72,7 @@ final class TestRun {
     return new CommitRequest(
         new RunScope(TASK, runId, ENV),
         generation,
-        fence,
+        lease,
         checkpoint(runId, generation + 1, after),
         records);
   }

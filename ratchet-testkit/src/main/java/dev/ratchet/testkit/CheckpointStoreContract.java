@@ -1,7 +1,10 @@
 package dev.ratchet.testkit;
 
+import static dev.ratchet.testkit.ContractRecords.checkpoint;
+import static dev.ratchet.testkit.ContractRecords.codeOf;
+import static dev.ratchet.testkit.ContractRecords.headAfter;
+import static dev.ratchet.testkit.ContractRecords.traceAfter;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
@@ -9,10 +12,10 @@ import dev.ratchet.json.Canonical;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
-import dev.ratchet.store.Fence;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseStore;
+import dev.ratchet.store.LeaseToken;
 import dev.ratchet.store.RecordChain;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.RunScope;
@@ -76,49 +79,17 @@ public abstract class CheckpointStoreContract {
     return new RunScope(TASK, runId, ENV);
   }
 
-  protected Fence lease(String runId) {
-    return leases.acquire(runId, "worker-1", TTL).orElseThrow().fence();
+  protected Lease lease(String runId) {
+    return leases.acquire(runId, "worker-1", TTL).orElseThrow();
   }
 
   protected static CommitRequest request(
-      String runId, long expected, Fence fence, String checkpoint, List<StoredRecord> records) {
-    return new CommitRequest(scope(runId), expected, fence, checkpoint, records);
+      String runId, long expected, Lease lease, String checkpoint, List<StoredRecord> records) {
+    return new CommitRequest(scope(runId), expected, lease, checkpoint, records);
   }
 
-  protected CommitResult commit(String runId, long expected, Fence fence, String checkpoint) {
-    return store.commit(request(runId, expected, fence, checkpoint, List.of()));
-  }
-
-  protected static String checkpoint(String runId, long generation) {
-    return "{\"generation\":" + generation + ",\"run_id\":\"" + runId + "\"}";
-  }
-
-  /** The records {@code n} trace events starting after {@code head} would append. */
-  protected static List<StoredRecord> traceAfter(SetHead head, int n) {
-    List<StoredRecord> out = new ArrayList<>();
-    SetHead h = head;
-    for (int i = 0; i < n; i++) {
-      long seq = h.count() + 1;
-      StoredRecord r =
-          RecordChain.append(h, RecordSet.TRACE, Long.toString(seq), "{\"sequence\":" + seq + "}");
-      out.add(r);
-      h = RecordChain.advance(h, r);
-    }
-    return out;
-  }
-
-  protected static SetHead headAfter(SetHead head, List<StoredRecord> records) {
-    SetHead h = head;
-    for (StoredRecord r : records) {
-      h = RecordChain.advance(h, r);
-    }
-    return h;
-  }
-
-  protected static ErrorCode codeOf(ThrowingCallable call) {
-    Throwable t = catchThrowable(call);
-    assertThat(t).isInstanceOf(RatchetException.class);
-    return ((RatchetException) t).code();
+  protected CommitResult commit(String runId, long expected, Lease lease, String checkpoint) {
+    return store.commit(request(runId, expected, lease, checkpoint, List.of()));
   }
 
   private StoredRun loaded(String runId) {
@@ -130,7 +101,7 @@ public abstract class CheckpointStoreContract {
   @Test
   @Rules("R1.15-mark")
   void aNewRunIsCreatedFromGenerationZero() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     assertThat(commit("run-a", 0, f, checkpoint("run-a", 1)))
         .isEqualTo(new CommitResult.Committed(1));
     StoredRun run = loaded("run-a");
@@ -159,7 +130,7 @@ public abstract class CheckpointStoreContract {
   @Test
   @Rules("R1.15-mark")
   void theCurrentGenerationAdvancesByOne() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     for (long g = 0; g < 5; g++) {
       assertThat(commit("run-a", g, f, checkpoint("run-a", g + 1)))
           .isEqualTo(new CommitResult.Committed(g + 1));
@@ -171,7 +142,7 @@ public abstract class CheckpointStoreContract {
   @Test
   @Rules("R1.15-mark")
   void aStaleGenerationLosesTheRaceAndWritesNothing() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     commit("run-a", 0, f, checkpoint("run-a", 1));
     commit("run-a", 1, f, checkpoint("run-a", 2));
     List<StoredRecord> records = traceAfter(SetHead.EMPTY, 2);
@@ -187,7 +158,7 @@ public abstract class CheckpointStoreContract {
 
   @Test
   void creatingARunThatExistsLosesTheRace() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     commit("run-a", 0, f, checkpoint("run-a", 1));
     commit("run-a", 1, f, checkpoint("run-a", 2));
     assertThat(commit("run-a", 0, f, "again")).isEqualTo(new CommitResult.LostRace(2));
@@ -203,7 +174,7 @@ public abstract class CheckpointStoreContract {
   @Test
   @Rules("R1.15-mark")
   void exactlyOneOfManyRacingWritersWins() throws Exception {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     commit("run-a", 0, f, checkpoint("run-a", 1));
     int writers = 8;
     ExecutorService pool = Executors.newFixedThreadPool(writers);
@@ -244,9 +215,10 @@ public abstract class CheckpointStoreContract {
 
   @Test
   void aCommitUnderAnotherOwnersNameIsFenced() {
-    Fence mine = lease("run-a");
+    Lease mine = lease("run-a");
     commit("run-a", 0, mine, checkpoint("run-a", 1));
-    Fence forged = new Fence("run-a", "intruder", mine.leaseVersion());
+    Lease forged =
+        new Lease("run-a", "intruder", mine.version(), mine.expiresAt(), mine.requireToken());
     CommitResult r = commit("run-a", 1, forged, "forged");
     assertThat(r.kind()).isEqualTo(CommitResult.Kind.FENCED);
     assertThat(loaded("run-a").generation()).isEqualTo(1);
@@ -255,22 +227,22 @@ public abstract class CheckpointStoreContract {
   @Test
   void aCommitWithAnOlderLeaseVersionIsFenced() {
     Lease first = leases.acquire("run-a", "worker-1", TTL).orElseThrow();
-    commit("run-a", 0, first.fence(), checkpoint("run-a", 1));
+    commit("run-a", 0, first, checkpoint("run-a", 1));
     clock.advance(TTL.plusSeconds(1));
     Lease second = leases.takeOver("run-a", "worker-1", TTL).orElseThrow();
     assertThat(second.version()).isGreaterThan(first.version());
     List<StoredRecord> records = traceAfter(SetHead.EMPTY, 1);
-    CommitResult r = store.commit(request("run-a", 1, first.fence(), "late", records));
+    CommitResult r = store.commit(request("run-a", 1, first, "late", records));
     assertThat(r.kind()).isEqualTo(CommitResult.Kind.FENCED);
     assertThat(loaded("run-a").generation()).isEqualTo(1);
     assertThat(loaded("run-a").head(RecordSet.TRACE)).isEqualTo(SetHead.EMPTY);
-    assertThat(commit("run-a", 1, second.fence(), checkpoint("run-a", 2)))
+    assertThat(commit("run-a", 1, second, checkpoint("run-a", 2)))
         .isEqualTo(new CommitResult.Committed(2));
   }
 
   @Test
   void aCommitAfterTheLeaseExpiredIsFenced() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     commit("run-a", 0, f, checkpoint("run-a", 1));
     clock.advance(TTL);
     assertThat(commit("run-a", 1, f, "late").kind()).isEqualTo(CommitResult.Kind.FENCED);
@@ -279,18 +251,18 @@ public abstract class CheckpointStoreContract {
 
   @Test
   void creatingARunWithoutALeaseIsFenced() {
-    Fence f = lease("run-a");
-    leases.release(leases.current("run-a").orElseThrow());
+    Lease f = lease("run-a");
+    leases.release(f);
     assertThat(commit("run-a", 0, f, "unleased").kind()).isEqualTo(CommitResult.Kind.FENCED);
-    assertThat(commit("run-b", 0, new Fence("run-b", "worker-1", 1), "never").kind())
-        .isEqualTo(CommitResult.Kind.FENCED);
+    Lease never = new Lease("run-b", "worker-1", 1, START.plus(TTL), f.requireToken());
+    assertThat(commit("run-b", 0, never, "never").kind()).isEqualTo(CommitResult.Kind.FENCED);
     assertThat(store.load(TASK, "run-a")).isEmpty();
     assertThat(store.load(TASK, "run-b")).isEmpty();
   }
 
   @Test
   void theGenerationIsCheckedBeforeTheFence() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     commit("run-a", 0, f, checkpoint("run-a", 1));
     commit("run-a", 1, f, checkpoint("run-a", 2));
     clock.advance(TTL.multipliedBy(2));
@@ -299,7 +271,7 @@ public abstract class CheckpointStoreContract {
 
   @Test
   void theFenceIsCheckedBeforeTheInstance() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     commit("run-a", 0, f, checkpoint("run-a", 1));
     clock.advance(TTL.multipliedBy(2));
     CommitResult r =
@@ -311,7 +283,7 @@ public abstract class CheckpointStoreContract {
   @Test
   @Rules("R3.3-instance")
   void aCommitAgainstAnotherEnvironmentInstanceIsFenced() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     commit("run-a", 0, f, checkpoint("run-a", 1));
     List<StoredRecord> records = traceAfter(SetHead.EMPTY, 1);
     CommitResult r =
@@ -324,12 +296,38 @@ public abstract class CheckpointStoreContract {
     assertThat(run.head(RecordSet.TRACE)).isEqualTo(SetHead.EMPTY);
   }
 
+  // ---- the lease token (D21): the fence alone does not commit ----
+
+  @Test
+  void aCommitWithTheRightFenceButAnotherTokenIsFencedAndWritesNothing() {
+    Lease f = lease("run-a");
+    commit("run-a", 0, f, checkpoint("run-a", 1));
+    LeaseToken guessed = LeaseToken.of(new byte[LeaseToken.BYTES]);
+    Lease forged = new Lease("run-a", f.owner(), f.version(), f.expiresAt(), guessed);
+    List<StoredRecord> records = traceAfter(SetHead.EMPTY, 1);
+    CommitResult r = store.commit(request("run-a", 1, forged, "forged", records));
+    assertThat(r.kind()).isEqualTo(CommitResult.Kind.FENCED);
+    assertThat(loaded("run-a").generation()).isEqualTo(1);
+    assertThat(loaded("run-a").head(RecordSet.TRACE)).isEqualTo(SetHead.EMPTY);
+    assertThat(commit("run-a", 1, f, checkpoint("run-a", 2)))
+        .isEqualTo(new CommitResult.Committed(2));
+  }
+
+  @Test
+  void anObservedLeaseCarriesNoTokenAndCannotCommit() {
+    lease("run-a");
+    Lease observed = leases.current("run-a").orElseThrow();
+    assertThat(observed.token()).isNull();
+    assertThat(codeOf(() -> commit("run-a", 0, observed, "x"))).isEqualTo(ErrorCode.FENCED);
+    assertThat(store.load(TASK, "run-a")).isEmpty();
+  }
+
   // ---- records: appended with the commit, chained, found by key ----
 
   @Test
   @Rules("R1.13-trace")
   void recordsAreAppendedAtomicallyWithTheCommit() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     List<StoredRecord> trace = traceAfter(SetHead.EMPTY, 3);
     StoredRecord receipt =
         RecordChain.append(SetHead.EMPTY, RecordSet.RECEIPTS, "key-1", "{\"receipt\":1}");
@@ -355,7 +353,7 @@ public abstract class CheckpointStoreContract {
   @Test
   @Rules("R1.13-trace")
   void aRecordThatDoesNotContinueTheChainIsRefusedAndNothingIsWritten() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     store.commit(request("run-a", 0, f, checkpoint("run-a", 1), traceAfter(SetHead.EMPTY, 2)));
     // Built on the empty head instead of the stored one: sequence 1 again.
     List<StoredRecord> restart = traceAfter(SetHead.EMPTY, 1);
@@ -382,7 +380,7 @@ public abstract class CheckpointStoreContract {
 
   @Test
   void aKeyThatIsAlreadyInTheSetIsRefused() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     StoredRecord first = RecordChain.append(SetHead.EMPTY, RecordSet.RECEIPTS, "k", "{\"n\":1}");
     store.commit(request("run-a", 0, f, checkpoint("run-a", 1), List.of(first)));
     SetHead h = new SetHead(1, first.chain());
@@ -395,8 +393,8 @@ public abstract class CheckpointStoreContract {
 
   @Test
   void recordsAreFoundByKeyInTheirOwnRunAndSetOnly() {
-    Fence a = lease("run-a");
-    Fence b = lease("run-b");
+    Lease a = lease("run-a");
+    Lease b = lease("run-b");
     StoredRecord ra = RecordChain.append(SetHead.EMPTY, RecordSet.ACTION_IDS, "act-1", "{}");
     store.commit(request("run-a", 0, a, checkpoint("run-a", 1), List.of(ra)));
     store.commit(request("run-b", 0, b, checkpoint("run-b", 1), List.of()));
@@ -409,7 +407,7 @@ public abstract class CheckpointStoreContract {
 
   @Test
   void recordsArePagedInSequenceOrder() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     List<StoredRecord> trace = traceAfter(SetHead.EMPTY, 25);
     store.commit(request("run-a", 0, f, checkpoint("run-a", 1), trace));
     assertThat(store.records(TASK, "run-a", RecordSet.TRACE, 1, 10))
@@ -424,8 +422,8 @@ public abstract class CheckpointStoreContract {
 
   @Test
   void runsListsEveryRunWithItsGeneration() {
-    Fence a = lease("run-a");
-    Fence b = lease("run-b");
+    Lease a = lease("run-a");
+    Lease b = lease("run-b");
     commit("run-a", 0, a, checkpoint("run-a", 1));
     commit("run-a", 1, a, checkpoint("run-a", 2));
     commit("run-b", 0, b, checkpoint("run-b", 1));
@@ -440,7 +438,7 @@ public abstract class CheckpointStoreContract {
   @Test
   @Rules("R2.3.1-inbox")
   void theInboxListsDeliveriesInOrderUntilTheirNonceIsConsumed() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     commit("run-a", 0, f, checkpoint("run-a", 1));
     InboxItem first = new InboxItem("nonce-1", InboxItem.Kind.APPROVAL, "{\"a\":1}");
     InboxItem second = new InboxItem("nonce-2", InboxItem.Kind.REVIEW_DECISION, "{\"d\":2}");
@@ -458,7 +456,7 @@ public abstract class CheckpointStoreContract {
   @Test
   @Rules("R2.3.1-inbox")
   void aNonceIsDeliveredOnlyOnce() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     commit("run-a", 0, f, checkpoint("run-a", 1));
     InboxItem item = new InboxItem("nonce-1", InboxItem.Kind.APPROVAL, "{}");
     store.deliver(TASK, "run-a", item);
@@ -481,7 +479,7 @@ public abstract class CheckpointStoreContract {
   @Test
   @Rules("R3.2-store-absent")
   void anUnavailableStoreFailsClosed() {
-    Fence f = lease("run-a");
+    Lease f = lease("run-a");
     commit("run-a", 0, f, checkpoint("run-a", 1));
     makeUnavailable(store);
     InboxItem item = new InboxItem("nonce-1", InboxItem.Kind.APPROVAL, "{}");

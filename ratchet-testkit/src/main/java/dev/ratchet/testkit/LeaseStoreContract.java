@@ -8,6 +8,7 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseStore;
+import dev.ratchet.store.LeaseToken;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,8 +63,8 @@ public abstract class LeaseStoreContract {
   @Test
   void aFreeRunIsAcquiredAtVersionOne() {
     Lease l = leases.acquire("run-a", "w1", TTL).orElseThrow();
-    assertThat(l).isEqualTo(new Lease("run-a", "w1", 1, START.plus(TTL)));
-    assertThat(leases.current("run-a")).contains(l);
+    assertThat(l.observed()).isEqualTo(new Lease("run-a", "w1", 1, START.plus(TTL)));
+    assertThat(leases.current("run-a")).contains(l.observed());
     leases.check(l.fence());
   }
 
@@ -72,7 +73,7 @@ public abstract class LeaseStoreContract {
     Lease l = leases.acquire("run-a", "w1", TTL).orElseThrow();
     assertThat(leases.acquire("run-a", "w2", TTL)).isEmpty();
     assertThat(leases.acquire("run-a", "w1", TTL)).isEmpty();
-    assertThat(leases.current("run-a")).contains(l);
+    assertThat(leases.current("run-a")).contains(l.observed());
   }
 
   @Test
@@ -114,6 +115,7 @@ public abstract class LeaseStoreContract {
   @Test
   void takeOverGrantsARunThatWasNeverLeased() {
     assertThat(leases.takeOver("run-a", "w1", TTL))
+        .map(Lease::observed)
         .contains(new Lease("run-a", "w1", 1, START.plus(TTL)));
   }
 
@@ -139,7 +141,8 @@ public abstract class LeaseStoreContract {
   @Test
   void renewByAnotherOwnerIsFenced() {
     Lease l = leases.acquire("run-a", "w1", TTL).orElseThrow();
-    assertFenced(() -> leases.renew(new Lease("run-a", "w2", l.version(), l.expiresAt()), TTL));
+    assertFenced(
+        () -> leases.renew(new Lease("run-a", "w2", l.version(), l.expiresAt(), l.token()), TTL));
   }
 
   @Test
@@ -189,7 +192,7 @@ public abstract class LeaseStoreContract {
     assertThat(leases.current("run-a")).isEmpty();
     Lease l = leases.acquire("run-a", "w1", TTL).orElseThrow();
     clock.advance(TTL.multipliedBy(3));
-    assertThat(leases.current("run-a")).contains(l);
+    assertThat(leases.current("run-a")).contains(l.observed());
   }
 
   @Test
@@ -199,7 +202,55 @@ public abstract class LeaseStoreContract {
     assertThat(b.version()).isEqualTo(1);
     leases.release(a);
     leases.check(b.fence());
-    assertThat(leases.current("run-b")).contains(b);
+    assertThat(leases.current("run-b")).contains(b.observed());
+  }
+
+  // ---- the lease is a capability (D21): its token, not its name, renews and releases ----
+
+  @Test
+  void everyGrantCarriesAFreshSecretTokenThatIsNeverShown() {
+    Lease l = leases.acquire("run-a", "w1", TTL).orElseThrow();
+    assertThat(l.held()).isTrue();
+    byte[] secret = l.token().secret();
+    assertThat(secret.length * 8).isGreaterThanOrEqualTo(128);
+    String hex = java.util.HexFormat.of().formatHex(secret);
+    assertThat(l.token().hash()).hasSize(64).isNotEqualTo(hex);
+    assertThat(l.toString()).doesNotContain(hex).contains("redacted");
+    assertThat(leases.current("run-a").orElseThrow().token()).isNull();
+    leases.release(l);
+    Lease next = leases.acquire("run-a", "w1", TTL).orElseThrow();
+    assertThat(next.token()).isNotEqualTo(l.token());
+  }
+
+  @Test
+  void renewKeepsTheToken() {
+    Lease l = leases.acquire("run-a", "w1", TTL).orElseThrow();
+    assertThat(leases.renew(l, TTL).token()).isEqualTo(l.token());
+  }
+
+  @Test
+  void renewWithTheRightFenceButAnotherTokenIsFencedAndChangesNothing() {
+    Lease l = leases.acquire("run-a", "w1", TTL).orElseThrow();
+    clock.advance(Duration.ofSeconds(20));
+    assertFenced(() -> leases.renew(withToken(l, LeaseToken.of(new byte[32])), TTL));
+    assertFenced(() -> leases.renew(l.observed(), TTL));
+    assertThat(leases.current("run-a").orElseThrow().expiresAt()).isEqualTo(l.expiresAt());
+    leases.renew(l, TTL);
+  }
+
+  @Test
+  void releaseWithTheRightFenceButAnotherTokenIsANoOp() {
+    Lease l = leases.acquire("run-a", "w1", TTL).orElseThrow();
+    leases.release(withToken(l, LeaseToken.of(new byte[32])));
+    leases.release(l.observed());
+    leases.release(leases.current("run-a").orElseThrow());
+    leases.check(l.fence());
+    assertThat(leases.acquire("run-a", "w2", TTL)).isEmpty();
+    leases.renew(l, TTL);
+  }
+
+  private static Lease withToken(Lease l, LeaseToken token) {
+    return new Lease(l.runId(), l.owner(), l.version(), l.expiresAt(), token);
   }
 
   @Test

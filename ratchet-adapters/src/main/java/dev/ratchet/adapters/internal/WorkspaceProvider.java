@@ -3,6 +3,7 @@ package dev.ratchet.adapters.internal;
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.AdapterProvider;
 import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.adapter.TaskOutline;
 import dev.ratchet.adapter.WorkspacePaths;
 import dev.ratchet.adapters.CommandRunner;
 import dev.ratchet.adapters.WorkspaceAdapter;
@@ -33,6 +34,7 @@ import java.util.TreeSet;
  */
 public final class WorkspaceProvider implements AdapterProvider {
   private static final Set<String> ENVIRONMENT_KEYS = Set.of("files", "commands");
+  private static final String RUN_COMMAND = "run_command";
 
   @Override
   public String namespace() {
@@ -70,6 +72,61 @@ public final class WorkspaceProvider implements AdapterProvider {
     Fields f = Fields.exact(connect, path, "directory");
     Path dir = baseDir.resolve(f.text("directory")).toAbsolutePath().normalize();
     return JsonObject.builder().put("directory", dir.toString()).build();
+  }
+
+  /**
+   * Targets follow the workspace's path rules ({@link WorkspacePaths}: relative, canonical, no
+   * {@code ..}); every initial and expected file is a target; every {@code run_command} step names
+   * a command on {@code task.environment.commands}.
+   */
+  @Override
+  public void checkTask(TaskOutline task) {
+    for (String t : new TreeSet<>(task.targets())) {
+      WorkspacePaths.require("task.targets: '" + t + "'", t);
+    }
+    JsonObject environment = environment(task.environment());
+    within(
+        task,
+        Fields.asObject(environment.get("files").orElse(null), "task.environment.files"),
+        "task.environment.files");
+    if (!task.verifier().members().isEmpty()) {
+      within(
+          task,
+          Fields.exact(task.verifier(), "task.verifier", "expected_files").obj("expected_files"),
+          "task.verifier.expected_files");
+    }
+    Set<String> commands =
+        environment.has("commands")
+            ? Fields.asObject(
+                    environment.get("commands").orElseThrow(), "task.environment.commands")
+                .members()
+                .keySet()
+            : Set.of();
+    for (int i = 0; i < task.plan().size(); i++) {
+      TaskOutline.Step step = task.plan().get(i);
+      if (RUN_COMMAND.equals(step.kind())) {
+        String c =
+            Fields.exact(step.arguments(), "plan[" + i + "].arguments", "command").text("command");
+        if (!commands.contains(c)) {
+          throw RatchetException.contract(
+              "plan["
+                  + i
+                  + "].arguments.command: '"
+                  + c
+                  + "' is not in task.environment.commands (the command allowlist)");
+        }
+      }
+    }
+  }
+
+  private static void within(TaskOutline task, JsonObject files, String field) {
+    for (String path : files.members().keySet()) {
+      WorkspacePaths.require(field + "." + path, path);
+      if (!task.targets().contains(path)) {
+        throw RatchetException.contract(
+            field + "." + path + ": is not in task.targets (every file the task names must be)");
+      }
+    }
   }
 
   @Override

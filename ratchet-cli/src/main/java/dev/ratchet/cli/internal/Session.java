@@ -2,6 +2,7 @@ package dev.ratchet.cli.internal;
 
 import dev.ratchet.Ratchet;
 import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.RunState;
 import dev.ratchet.seam.CrashSeam;
@@ -9,6 +10,7 @@ import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.LeaseStore;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 
@@ -53,6 +55,34 @@ public final class Session implements AutoCloseable {
     KeyConfig.reviewers(settings.reviewersDir());
     settings.storeSpec();
     settings.markSpec();
+  }
+
+  /**
+   * Refuses ({@code CONTRACT}) a run id the store already holds, opening only a store that exists
+   * (a SQLite file that is there; a PostgreSQL schema that is migrated), so the check creates
+   * nothing. {@code run} calls it before it prepares the environment.
+   */
+  public static void refuseExistingRun(Services services, Settings settings, String runId) {
+    for (StoreSpec spec : java.util.Arrays.asList(settings.storeSpec(), settings.markSpec())) {
+      if (spec != null && spec.kind() == StoreSpec.Kind.SQLITE && !Files.exists(spec.file())) {
+        return; // no store yet, so no run
+      }
+    }
+    try (Session s = open(services, settings, StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
+      if (s.store().runs().stream().anyMatch(r -> r.runId().equals(runId))) {
+        throw RatchetException.contract(
+            "--run-id: run '"
+                + runId
+                + "' already exists: 'ratchet resume "
+                + runId
+                + "' continues it");
+      }
+    } catch (RatchetException e) {
+      if (e.code() != ErrorCode.STORE_UNAVAILABLE
+          || !String.valueOf(e.getMessage()).contains("not an initialised Ratchet store")) {
+        throw e;
+      }
+    }
   }
 
   /** Loads keys and trust roots, then opens the store ({@code CREATE} only for new runs). */

@@ -3,6 +3,7 @@ package dev.ratchet.cli.internal;
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.AdapterProvider;
+import dev.ratchet.adapter.TaskOutline;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Fields;
@@ -79,6 +80,7 @@ public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan, S
         specs.get(step.kind()).validateArguments(step.arguments(), "plan[" + i + "].arguments");
       }
     }
+    TaskChecks.check(task, plan, specs);
   }
 
   /** Reads and validates a task file given on the command line. */
@@ -122,6 +124,12 @@ public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan, S
     List<PlanStep> plan = plan(f.array("plan"), task);
     TaskFile tf = new TaskFile(task, connect, plan, where);
     tf.checkStrict(provider.actionSpecs(task.environment(), adapters.context()));
+    provider.checkTask(
+        new TaskOutline(
+            task.targets(),
+            task.environment(),
+            task.verifier(),
+            plan.stream().map(p -> new TaskOutline.Step(p.kind(), p.arguments())).toList()));
     return tf;
   }
 

@@ -94,14 +94,7 @@ public final class Committer {
           "writing checkpoint content",
           c -> {
             for (int i = 0; i < batch.size(); i++) {
-              CommitRequest r = batch.get(i);
-              Contents.put(
-                  c,
-                  r.scope().taskId(),
-                  r.scope().runId(),
-                  digests.get(i),
-                  r.nextGeneration(),
-                  r.checkpoint());
+              content.dialect().writes().putContent(c, batch.get(i), digests.get(i));
             }
             return null;
           });
@@ -163,13 +156,13 @@ public final class Committer {
     Leases.requireOne(verdict.rows(), "mark compare-and-set");
     String taskId = r.scope().taskId();
     String runId = r.scope().runId();
-    Records.append(c, marks.dialect(), taskId, runId, r.records());
+    marks.dialect().writes().append(c, marks.dialect(), r);
     long generation = r.nextGeneration();
     List<String> retained =
         Marks.retained(c, taskId, runId).stream().map(Marks.Retained::digest).toList();
     if (!split()) {
-      Contents.put(c, taskId, runId, digest, generation, r.checkpoint());
-      Contents.prune(c, taskId, runId, generation, retained);
+      marks.dialect().writes().putContent(c, r, digest);
+      marks.dialect().writes().pruneContent(c, r, retained);
     }
     return new Applied(new CommitResult.Committed(generation), null, retained);
   }
@@ -186,7 +179,7 @@ public final class Committer {
     if (current != r.expectedGeneration()) {
       return new CommitResult.LostRace(current);
     }
-    Optional<String> fence = Leases.problem(c, r.fence(), now);
+    Optional<String> fence = Leases.problem(c, r.fence(), r.token(), now);
     if (fence.isPresent()) {
       return new CommitResult.Fenced(fence.get());
     }
@@ -214,9 +207,7 @@ public final class Committer {
             for (int i = 0; i < batch.size(); i++) {
               Applied a = applied.get(i);
               if (a.refusal() == null && a.result().kind() == CommitResult.Kind.COMMITTED) {
-                CommitRequest r = batch.get(i);
-                Contents.prune(
-                    c, r.scope().taskId(), r.scope().runId(), r.nextGeneration(), a.retained());
+                content.dialect().writes().pruneContent(c, batch.get(i), a.retained());
               }
             }
             return null;

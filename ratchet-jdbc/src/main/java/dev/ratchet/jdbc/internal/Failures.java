@@ -29,4 +29,10 @@ public final class Failures {
   static RatchetException sql(Side side, String action, SQLException e) {
     return unavailable(side.describe() + ": " + action + " failed", e);
   }
+
+  /** The server's own message of a refusal raised by a store function, without its prefix. */
+  static String serverMessage(SQLException e) {
+    String m = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
+    return m.startsWith("ERROR: ") ? m.substring("ERROR: ".length()) : m;
+  }
 }

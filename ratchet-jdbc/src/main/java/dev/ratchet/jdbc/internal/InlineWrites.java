@@ -1,10 +1,13 @@
 package dev.ratchet.jdbc.internal;
 
 import dev.ratchet.store.CommitRequest;
+import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.Lease;
+import dev.ratchet.store.LeaseToken;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -31,9 +34,15 @@ final class InlineWrites implements Writes {
 
   @Override
   public Optional<Lease> grant(
-      Connection c, Side marks, String runId, String owner, Duration ttl, boolean steal)
+      Connection c,
+      Side marks,
+      String runId,
+      String owner,
+      Duration ttl,
+      boolean steal,
+      LeaseToken token)
       throws SQLException {
-    return Leases.grant(c, runId, owner, ttl, marks.now(c), steal);
+    return Leases.grant(c, runId, owner, ttl, marks.now(c), steal, token);
   }
 
   @Override
@@ -44,5 +53,29 @@ final class InlineWrites implements Writes {
   @Override
   public void release(Connection c, Lease lease) throws SQLException {
     Leases.release(c, lease);
+  }
+
+  /** Inline: the compare-and-set that precedes it in the transaction checked the token. */
+  @Override
+  public void append(Connection c, Dialect d, CommitRequest r) throws SQLException {
+    Records.append(c, d, r.scope().taskId(), r.scope().runId(), r.records());
+  }
+
+  @Override
+  public void putContent(Connection c, CommitRequest r, String digest) throws SQLException {
+    Contents.put(
+        c, r.scope().taskId(), r.scope().runId(), digest, r.nextGeneration(), r.checkpoint());
+  }
+
+  @Override
+  public void pruneContent(Connection c, CommitRequest r, List<String> retained)
+      throws SQLException {
+    Contents.prune(c, r.scope().taskId(), r.scope().runId(), r.nextGeneration(), retained);
+  }
+
+  @Override
+  public void deliver(Connection c, Dialect d, String taskId, String runId, InboxItem item)
+      throws SQLException {
+    Inbox.deliver(c, d, taskId, runId, item);
   }
 }

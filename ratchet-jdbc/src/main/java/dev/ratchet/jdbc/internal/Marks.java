@@ -60,7 +60,7 @@ final class Marks {
         ps.setString(4, s.environmentInstanceId());
         ps.setString(5, s.taskId());
         ps.setString(6, s.runId());
-        Leases.bindLive(ps, 7, r.fence(), nowMs);
+        Leases.bindLive(ps, 7, r.fence(), r.token(), nowMs);
         return ps.executeUpdate();
       }
     }
@@ -76,7 +76,7 @@ final class Marks {
       ps.setString(4, s.runId());
       ps.setLong(5, r.expectedGeneration());
       ps.setString(6, s.environmentInstanceId());
-      Leases.bindLive(ps, 7, r.fence(), nowMs);
+      Leases.bindLive(ps, 7, r.fence(), r.token(), nowMs);
       return ps.executeUpdate();
     }
   }

@@ -30,24 +30,30 @@ public final class PostgresGrants {
   private PostgresGrants() {}
 
   /**
-   * A worker: reads everything; appends records and inbox items; writes content (addressed by
-   * digest, re-hashed at load); moves marks and leases only through the functions.
+   * A worker (D21): reads every table and executes the run functions; holds no INSERT, UPDATE or
+   * DELETE on any table. It writes marks, leases, records and checkpoint content only through the
+   * {@code SECURITY DEFINER} functions, each of which checks the lease token.
    */
   public static List<String> worker(String schema, String role) {
     String s = PostgresDialect.quote(schema);
     String r = role(role);
-    List<String> out = revokeAll(s, r);
-    out.add("GRANT USAGE ON SCHEMA " + s + " TO " + r);
-    out.add("GRANT SELECT ON " + qualified(s, TABLES) + " TO " + r);
-    out.add(
-        "GRANT INSERT ON "
-            + qualified(s, List.of("ratchet_records", "ratchet_inbox"))
-            + " TO "
-            + r);
-    out.add("GRANT INSERT, UPDATE, DELETE ON " + s + ".ratchet_checkpoints TO " + r);
+    List<String> out = reader(s, r);
     for (String f : PostgresSchema.WORKER_FUNCTIONS) {
       out.add("GRANT EXECUTE ON FUNCTION " + s + "." + f + " TO " + r);
     }
+    return out;
+  }
+
+  /**
+   * An operator (D21, D26): an inspector that may also deliver inbox items through {@code
+   * ratchet_deliver}; no run function, no table write.
+   */
+  public static List<String> operator(String schema, String role) {
+    String s = PostgresDialect.quote(schema);
+    String r = role(role);
+    List<String> out = reader(s, r);
+    out.add("GRANT EXECUTE ON FUNCTION " + s + ".ratchet_now_ms() TO " + r);
+    out.add("GRANT EXECUTE ON FUNCTION " + s + "." + PostgresSchema.DELIVER_FUNCTION + " TO " + r);
     return out;
   }
 
@@ -55,10 +61,15 @@ public final class PostgresGrants {
   public static List<String> inspector(String schema, String role) {
     String s = PostgresDialect.quote(schema);
     String r = role(role);
+    List<String> out = reader(s, r);
+    out.add("GRANT EXECUTE ON FUNCTION " + s + ".ratchet_now_ms() TO " + r);
+    return out;
+  }
+
+  private static List<String> reader(String s, String r) {
     List<String> out = revokeAll(s, r);
     out.add("GRANT USAGE ON SCHEMA " + s + " TO " + r);
     out.add("GRANT SELECT ON " + qualified(s, TABLES) + " TO " + r);
-    out.add("GRANT EXECUTE ON FUNCTION " + s + ".ratchet_now_ms() TO " + r);
     return out;
   }
 

@@ -16,14 +16,23 @@ import java.util.Map;
 final class PostgresSchema {
   private PostgresSchema() {}
 
-  /** The functions a worker may execute, with their signatures (for GRANT and REVOKE). */
+  /**
+   * The run functions a worker may execute, with their signatures (for GRANT and REVOKE): since
+   * version 2 (D21) each write takes the lease token and is the worker's only way to write.
+   */
   static final List<String> WORKER_FUNCTIONS =
       List.of(
           "ratchet_now_ms()",
-          "ratchet_advance(text, text, text, bigint, text, text, bigint, integer)",
-          "ratchet_grant(text, text, bigint, boolean)",
-          "ratchet_renew(text, text, bigint, bigint)",
-          "ratchet_release(text, text, bigint)");
+          "ratchet_advance(text, text, text, bigint, text, text, bigint, bytea, integer)",
+          "ratchet_grant(text, text, bigint, boolean, text)",
+          "ratchet_renew(text, text, bigint, bytea, bigint)",
+          "ratchet_release(text, text, bigint, bytea)",
+          "ratchet_append(text, text, text, bigint, text, text, text, text, bigint, bytea)",
+          "ratchet_put_content(text, text, text, bigint, text, text, bigint, bytea)",
+          "ratchet_prune_content(text, text, bigint, text[], text, bigint, bytea)");
+
+  /** The operator's one write (D21): an inbox item, shape-checked, with a notification. */
+  static final String DELIVER_FUNCTION = "ratchet_deliver(text, text, text, text, text)";
 
   /** The migrations for {@code quotedSchema}, from the {@code postgresql} resources. */
   static List<Migration> migrations(String quotedSchema) {

@@ -1,6 +1,7 @@
 package dev.ratchet.jdbc.internal;
 
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.RecordChain;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.SetHead;
@@ -63,15 +64,33 @@ final class Records {
   static void append(
       Connection c, Dialect d, String taskId, String runId, List<StoredRecord> records)
       throws SQLException {
+    append(c, d, taskId, runId, records, null);
+  }
+
+  /**
+   * {@link #append(Connection, Dialect, String, String, List)}; with a {@code holder}, each row
+   * goes through {@code ratchet_append} under the holder's fence and token (PostgreSQL, where a
+   * worker role may not INSERT into the table).
+   */
+  static void append(
+      Connection c,
+      Dialect d,
+      String taskId,
+      String runId,
+      List<StoredRecord> records,
+      CommitRequest holder)
+      throws SQLException {
     if (records.isEmpty()) {
       return;
     }
     Map<RecordSet, SetHead> heads = new EnumMap<>(RecordSet.class);
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "INSERT INTO ratchet_records (task_id, run_id, "
+    String sql =
+        holder == null
+            ? "INSERT INTO ratchet_records (task_id, run_id, "
                 + COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?)"
+            : "SELECT ratchet_append(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
       for (StoredRecord r : records) {
         SetHead h = heads.get(r.set());
         if (h == null) {
@@ -85,8 +104,13 @@ final class Records {
         ps.setString(5, r.key());
         ps.setString(6, r.body());
         ps.setString(7, r.chain());
+        if (holder != null) {
+          ps.setString(8, holder.fence().owner());
+          ps.setLong(9, holder.fence().leaseVersion());
+          ps.setBytes(10, holder.token().secret());
+        }
         try {
-          ps.executeUpdate();
+          ps.execute();
         } catch (SQLException e) {
           if (d.isUniqueViolation(e)) {
             throw RatchetException.contract(

@@ -6,6 +6,7 @@ import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.Lease;
+import dev.ratchet.store.LeaseToken;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
 import java.sql.Connection;
@@ -39,7 +40,7 @@ public final class Tables {
 
   public static void deliver(Side marks, Connection c, String taskId, String runId, InboxItem item)
       throws SQLException {
-    Inbox.deliver(c, marks.dialect(), taskId, runId, item);
+    marks.dialect().writes().deliver(c, marks.dialect(), taskId, runId, item);
   }
 
   public static List<InboxItem> inbox(Connection c, String taskId, String runId)
@@ -48,9 +49,15 @@ public final class Tables {
   }
 
   public static Optional<Lease> grant(
-      Side marks, Connection c, String runId, String owner, Duration ttl, boolean stealExpired)
+      Side marks,
+      Connection c,
+      String runId,
+      String owner,
+      Duration ttl,
+      boolean stealExpired,
+      LeaseToken token)
       throws SQLException {
-    return marks.dialect().writes().grant(c, marks, runId, owner, ttl, stealExpired);
+    return marks.dialect().writes().grant(c, marks, runId, owner, ttl, stealExpired, token);
   }
 
   public static Lease renew(Side marks, Connection c, Lease lease, Duration ttl)

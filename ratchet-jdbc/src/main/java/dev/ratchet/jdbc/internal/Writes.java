@@ -1,10 +1,13 @@
 package dev.ratchet.jdbc.internal;
 
 import dev.ratchet.store.CommitRequest;
+import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.Lease;
+import dev.ratchet.store.LeaseToken;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -14,7 +17,11 @@ import java.util.Optional;
  * database clock themselves, so a worker role that may not UPDATE the mark or lease tables can
  * still commit, but only forward and only under its live lease ({@link FunctionWrites}).
  *
- * <p>Each method runs inside a write transaction of the mark side.
+ * <p>Since schema version 2 (D21) every write that changes a run presents the lease token: the
+ * commit's compare-and-set, renew and release, and on PostgreSQL also each appended record and each
+ * content row, which a worker role can write only through the functions.
+ *
+ * <p>Each method runs inside a write transaction of the mark side (content: of the content side).
  */
 public interface Writes {
 
@@ -32,16 +39,38 @@ public interface Writes {
   Advance advance(Connection c, Side marks, CommitRequest r, String digest, int retainOlder)
       throws SQLException;
 
-  /** Grants the lease when it is free: never held, released, or (if {@code steal}) expired. */
+  /**
+   * Grants the lease when it is free: never held, released, or (if {@code steal}) expired; the
+   * store keeps {@code token}'s hash and the returned lease carries the token.
+   */
   Optional<Lease> grant(
-      Connection c, Side marks, String runId, String owner, Duration ttl, boolean steal)
+      Connection c,
+      Side marks,
+      String runId,
+      String owner,
+      Duration ttl,
+      boolean steal,
+      LeaseToken token)
       throws SQLException;
 
   /** Extends a live lease to now + ttl; {@code FENCED} otherwise. */
   Lease renew(Connection c, Side marks, Lease lease, Duration ttl) throws SQLException;
 
-  /** Clears {@code held} if the lease is still this one; otherwise a no-op. */
+  /** Clears {@code held} if the lease is still this one and the token its token; else a no-op. */
   void release(Connection c, Lease lease) throws SQLException;
+
+  /** Appends {@code r}'s records (each checked to continue its chain) under its lease. */
+  void append(Connection c, Dialect d, CommitRequest r) throws SQLException;
+
+  /** Writes {@code r}'s checkpoint content, addressed by {@code digest}. */
+  void putContent(Connection c, CommitRequest r, String digest) throws SQLException;
+
+  /** Deletes {@code r}'s run content that retention no longer keeps (see {@link Contents}). */
+  void pruneContent(Connection c, CommitRequest r, List<String> retained) throws SQLException;
+
+  /** Delivers an inbox item (the operator's write). */
+  void deliver(Connection c, Dialect d, String taskId, String runId, InboxItem item)
+      throws SQLException;
 
   /** The ttl in milliseconds; a ttl that is not positive is refused with {@code CONTRACT}. */
   static long ttlMillis(Duration ttl) {

@@ -26,9 +26,13 @@ class SchemaResourcesTest {
   private static final Map<String, List<String>> RELEASED =
       Map.of(
           "sqlite",
-          List.of("cabe3afab1a3a2316ae0faf24c367dbc840ea8164b401ef79cfd3d3641329442"),
+          List.of(
+              "cabe3afab1a3a2316ae0faf24c367dbc840ea8164b401ef79cfd3d3641329442",
+              "5a52f2c3ac17f2193312a5042264c21ab8b03760f76427fa269ab60f4e1024ab"),
           "postgresql",
-          List.of("05dfd6a646ab15ed2faf6a3f9acf9b7c45dbfd97ef647cd92ede5713bfdea96d"));
+          List.of(
+              "05dfd6a646ab15ed2faf6a3f9acf9b7c45dbfd97ef647cd92ede5713bfdea96d",
+              "8e0e00a0a1ecd2e7df20b6d46d4c9b4b11de5d1ee1fb57ca33651c77f0910efb"));
 
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgresql"})
