@@ -1,5 +1,6 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.cli.internal.ChainAudit;
 import dev.ratchet.cli.internal.Records;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
@@ -53,6 +54,8 @@ final class InspectCommand extends CliCommand {
         Session.open(
             services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
       Session.Checked c = session.check(runId);
+      // inspect shows every record: the whole chain of every set is audited first (D20).
+      ChainAudit.verify(session.store(), c.ref().taskId(), runId, c.state());
       JsonObject view = view(session, c);
       if (json) {
         out().println(Canonical.string(view));

@@ -4,7 +4,6 @@ import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.Phase;
@@ -110,7 +109,8 @@ public final class Engine {
   /** One operation in progress: a mutable copy of the state and the records it appends. */
   final class Op {
     final RunState.Builder b = state.toBuilder();
-    final Journal j = new Journal(state.sets());
+    final Journal j =
+        new Journal(state.sets(), RecordAuth.sealer(ctx.keys(), state.taskId(), state.runId()));
 
     String lastOutcome;
 
@@ -231,7 +231,9 @@ public final class Engine {
   }
 
   Optional<StoredRecord> find(RecordSet set, String key) {
-    Optional<StoredRecord> r = ctx.store().find(state.taskId(), state.runId(), set, key);
+    Optional<StoredRecord> r =
+        RecordAuth.authenticated(
+            ctx.keys(), state, set, key, ctx.store().find(state.taskId(), state.runId(), set, key));
     if (r.isPresent() && r.get().sequence() > state.head(set).count()) {
       stale = true;
       throw new RatchetException(
@@ -244,7 +246,7 @@ public final class Engine {
   /** The run's cached receipt for a key (a rebuildable copy of the adapter's). */
   Optional<Receipt> cachedReceipt(String key) {
     return find(RecordSet.RECEIPTS, key)
-        .map(r -> Receipt.fromJson(Json.parse(r.body()), "receipts[" + key + "]"));
+        .map(r -> Receipt.fromJson(RecordAuth.body(r), "receipts[" + key + "]"));
   }
 
   /** Appends a consumed nonce; the inbox stops listing it once committed (SPEC D12). */

@@ -163,6 +163,7 @@ public final class Runs {
                 + ")");
       }
     }
+    RecordAuth.verifyTips(ctx.store(), s);
     Invariants.check(ctx, s);
     return d;
   }
