@@ -39,6 +39,7 @@ final class BenchStore implements AutoCloseable {
   final CountingLeases leases;
   final TaskSpec task;
   final Ratchet ratchet;
+  final KeyRing keys;
   private final int contentChars;
 
   BenchStore(Database db, boolean groupCommit, int contentChars) {
@@ -74,12 +75,12 @@ final class BenchStore implements AutoCloseable {
     this.leases = new CountingLeases(leaseStore);
     this.task = task();
     Entropy entropy = Seams.secureEntropy();
+    this.keys = KeyRing.of(SecretKey.of("bench-ckpt-1", entropy.bytes(32), ErrorCode.CHECKPOINT));
     this.ratchet =
         Ratchet.builder()
             .store(store)
             .leases(leases)
-            .checkpointKeys(
-                KeyRing.of(SecretKey.of("bench-ckpt-1", entropy.bytes(32), ErrorCode.CHECKPOINT)))
+            .checkpointKeys(keys)
             .approvers(
                 TrustRoot.approvers(
                     Map.of("approver", SecretKey.approval("approver", entropy.bytes(32)))))

@@ -3,7 +3,9 @@ package dev.ratchet.bench;
 import dev.ratchet.Run;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.outcome.StepOutcome;
+import dev.ratchet.store.RecordMac;
 import dev.ratchet.store.RecordSet;
+import dev.ratchet.store.StoredRecord;
 import dev.ratchet.testkit.InMemoryWorkspace;
 
 /**
@@ -47,6 +49,19 @@ final class Driver {
 
   long traceLength() {
     return run.state().head(RecordSet.TRACE).count();
+  }
+
+  /**
+   * One authenticated lookup as the runtime makes it (D20): a trace record by key through the
+   * store's index, then its record MAC checked under the checkpoint key ring.
+   */
+  void lookup(long sequence) {
+    String taskId = env.task.taskId();
+    StoredRecord r =
+        env.store
+            .find(taskId, runId, RecordSet.TRACE, Long.toString(sequence))
+            .orElseThrow(() -> new IllegalStateException("trace #" + sequence + " is missing"));
+    RecordMac.open(env.keys, taskId, runId, r);
   }
 
   /** Releases the lease; the run stays at its last checkpoint (what a clean shutdown leaves). */

@@ -47,11 +47,13 @@ final class TraceLength {
       }
       Map<Integer, List<Long>> stepNanos = new LinkedHashMap<>();
       Map<Integer, List<Long>> recoveryNanos = new LinkedHashMap<>();
+      Map<Integer, List<Long>> lookupNanos = new LinkedHashMap<>();
       runs.keySet()
           .forEach(
               l -> {
                 stepNanos.put(l, new ArrayList<>());
                 recoveryNanos.put(l, new ArrayList<>());
+                lookupNanos.put(l, new ArrayList<>());
               });
       List<Long> rawNanos = new ArrayList<>();
       List<Integer> order = new ArrayList<>(runs.keySet());
@@ -66,6 +68,16 @@ final class TraceLength {
           Stopwatch recovery = Stopwatch.start();
           runs.get(length).resume();
           recoveryNanos.get(length).add(recovery.elapsedNanos());
+        }
+        // Authenticated lookups (D20): one record by key, anywhere in the history, MAC checked.
+        for (int i = 0; i < cfg.stepsPerSample(); i++) {
+          for (int k = 0; k < m; k++) {
+            int length = order.get((k + r + i) % m);
+            long seq = 1 + Math.floorMod(31L * (r * 131 + i + 1), firstLength.get(length));
+            Stopwatch look = Stopwatch.start();
+            runs.get(length).lookup(seq);
+            lookupNanos.get(length).add(look.elapsedNanos());
+          }
         }
         // One step of each run in turn, each beside two back-to-back raw commits (a step makes two
         // commits): the finest interleaving.
@@ -158,12 +170,50 @@ final class TraceLength {
               ms(recovery.get(longest)),
               ms(recovery.get(shortest)) + " (Ratchet at " + shortest + ")",
               recFlat,
-              "flat (no number given)",
-              "—",
-              "signed counts and heads: recovery reads no history",
+              "≤ 1.2×",
+              Row.atMost(recFlat, 1.2),
+              "signed counts and heads, each set's tip authenticated (D20): no history read",
+              true,
+              ""));
+      Map<Integer, Double> lookup = new LinkedHashMap<>();
+      for (int length : order) {
+        lookup.put(length, Stats.medianOfLongs(lookupNanos.get(length)));
+        report.add(
+            new Row(
+                "3",
+                String.format(Locale.ROOT, "authenticated lookup at trace length %,d", length),
+                us(lookup.get(length)),
+                us(rawCommit) + " (1 raw commit)",
+                lookup.get(length) / rawCommit,
+                "—",
+                "—",
+                "one indexed read and one record MAC (D20)",
+                true,
+                String.format(
+                    Locale.ROOT,
+                    "median of %d lookups of a trace record by key; p90 %s",
+                    lookupNanos.get(length).size(),
+                    us(Stats.quantile(lookupNanos.get(length), 0.9)))));
+      }
+      double lookFlat = lookup.get(longest) / lookup.get(shortest);
+      report.add(
+          new Row(
+              "3",
+              String.format(
+                  Locale.ROOT, "lookup at trace %,d vs %,d (flatness)", longest, shortest),
+              us(lookup.get(longest)),
+              us(lookup.get(shortest)) + " (Ratchet at " + shortest + ")",
+              lookFlat,
+              "≤ 1.2×",
+              Row.atMost(lookFlat, 1.2),
+              "record MAC: no chain walk, no scan (D20)",
               true,
               ""));
     }
+  }
+
+  static String us(double nanos) {
+    return String.format(Locale.ROOT, "%.1f µs", nanos / 1e3);
   }
 
   static String ms(double nanos) {

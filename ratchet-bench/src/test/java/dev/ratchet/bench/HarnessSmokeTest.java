@@ -43,7 +43,10 @@ class HarnessSmokeTest {
     String table = report.toMarkdown();
     assertThat(table)
         .contains("| # | measure | Ratchet | raw baseline (same run) | ratio |")
-        .contains("trace length 10", "16 runs", "heap for 60 idle runs");
+        .contains("trace length 10", "16 runs", "heap for 60 idle runs")
+        // D20: recovery and one authenticated lookup, each with its flatness row and target.
+        .contains("authenticated lookup at trace length 10", "lookup at trace ")
+        .containsPattern("recovery at trace [0-9,]+ vs 10 \\(flatness\\) \\|[^\\n]*≤ 1\\.2×");
   }
 
   @Test

@@ -167,6 +167,10 @@ final class ReliabilityReport {
         b,
         "100 % of tampered inputs refused",
         tamper.get("mutations") > 0 && tamper.get("refused") == tamper.get("mutations"));
+    target(
+        b,
+        "acting path: every tried mutation refused or without effect (D20)",
+        tamper.get("acting_attempts") > 0 && tamper.get("acting_used_tampered") == 0);
     target(b, "a PostgreSQL contention trial of 1,000 runs", contention.get("runs") >= 1_000);
     long failed = all.stream().mapToLong(Campaign::failed).sum();
     long bad = 0;

@@ -38,6 +38,12 @@ final class ReportSections {
       with `CHECKPOINT`: {refused_share}**; accepted {accepted}; other codes or exception types \
       {unexpected}. Unmutated control loads: {control_checks}, all accepted unless a trial \
       failed. Bit flips SQLite itself refused (not counted): {refused_by_sqlite_constraints}.
+      - The full readers above are `verify`/`inspect`. The acting path (`resume`: recovery, which \
+      executes the approved pending write, then a new read and a replay of the run's write by its \
+      key) was tried on {acting_attempts} mutations: **refused, or outputs and effects equal to \
+      the unmutated control: {acting_share}** (refused with `CHECKPOINT` {acting_refused}; \
+      refused with another code, files and ledger equal to the control's {acting_refused_other}; \
+      unchanged {acting_unchanged}); acted on a tampered record {acting_used_tampered}.
       """;
 
   private static final String POSTGRES =
@@ -111,7 +117,11 @@ final class ReportSections {
     }
     Map<String, Long> v = new HashMap<>(c.totals());
     String share = ReliabilityReport.share(c.get("refused"), c.get("mutations"));
-    b.append(fill(TAMPER.replace("{refused_share}", share), v))
+    String acting =
+        ReliabilityReport.share(
+            c.get("acting_refused") + c.get("acting_refused_other") + c.get("acting_unchanged"),
+            c.get("acting_attempts"));
+    b.append(fill(TAMPER.replace("{refused_share}", share).replace("{acting_share}", acting), v))
         .append("\n| mutation kind | mutations |\n|---|---:|\n");
     for (var e : c.totals().entrySet()) {
       if (e.getKey().startsWith("kind.")) {

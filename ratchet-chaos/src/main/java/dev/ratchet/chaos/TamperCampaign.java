@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -73,9 +74,10 @@ final class TamperCampaign {
       RuntimeFixture f = new RuntimeFixture(seed, clock, store, store);
       TaskSpec task = f.task("append_file");
       Map<String, InMemoryWorkspace> ws = new LinkedHashMap<>();
+      Map<String, String> writeKeys = new LinkedHashMap<>();
       for (String run : RUNS) {
         ws.put(run, f.workspace());
-        drive(f, task, run, ws.get(run), rnd);
+        writeKeys.put(run, drive(f, task, run, ws.get(run), rnd));
       }
       SeededEntropy keys = new SeededEntropy(seed ^ 0x5eed);
       SecretKey revoked = SecretKey.checkpoint("ckpt-0", keys.bytes(32));
@@ -101,9 +103,17 @@ final class TamperCampaign {
                   revoked,
                   SecretKey.checkpoint("ckpt-9", keys.bytes(32))));
       Map<String, StoredRows> originals = new LinkedHashMap<>();
+      Map<String, List<String>> actingControls = new LinkedHashMap<>();
       for (String run : RUNS) {
         originals.put(run, StoredRows.read(raw, task.taskId(), run));
         control(verifier, store, task, run, ws.get(run), t, "before any mutation");
+        List<String> acting =
+            ActingPath.attempt(verifier, task, run, ws.get(run).copy(), writeKeys.get(run));
+        actingControls.put(run, acting);
+        if (acting.equals(ActingPath.REFUSED) || acting.toString().contains("refused")) {
+          t.fail("the unmutated control of " + run + " did not act: " + acting);
+        }
+        originals.get(run).write(raw);
       }
       Mutations.Kind[] kinds = Mutations.Kind.values();
       int target = mutationsPerTrial(mode, canary);
@@ -146,6 +156,9 @@ final class TamperCampaign {
           t.inc("unexpected");
           t.fail(where + ": refused with " + verdict);
         }
+        if (!canary) {
+          acting(verifier, task, run, ws.get(run), writeKeys.get(run), actingControls, t, where);
+        }
         original.write(raw);
         if (t.get("mutations") % 64 == 0) {
           control(verifier, store, task, run, ws.get(run), t, "after " + where);
@@ -164,20 +177,53 @@ final class TamperCampaign {
     return t.result(seed);
   }
 
-  /** A few steps of the teaching task with a seeded number of reads in between. */
-  private static void drive(
+  /**
+   * The acting path on the mutated rows (D20): refused with {@code CHECKPOINT}, or outcomes, files
+   * and ledger equal to the unmutated control's. Anything else acted on a tampered record.
+   */
+  private static void acting(
+      Ratchet actor,
+      TaskSpec task,
+      String run,
+      InMemoryWorkspace pristine,
+      String writeKey,
+      Map<String, List<String>> controls,
+      Tally t,
+      String where) {
+    List<String> got = ActingPath.attempt(actor, task, run, pristine.copy(), writeKey);
+    t.inc("acting_attempts");
+    if (got.equals(ActingPath.REFUSED)) {
+      t.inc("acting_refused");
+    } else if (got.equals(controls.get(run))) {
+      t.inc("acting_unchanged");
+    } else if (ActingPath.refusedWithoutEffect(got, controls.get(run))) {
+      t.inc("acting_refused_other");
+    } else {
+      t.inc("acting_used_tampered");
+      t.fail(where + ": the acting path used a tampered record: " + got);
+    }
+  }
+
+  /**
+   * A few steps of the teaching task with a seeded number of reads in between; returns the key of
+   * its write.
+   */
+  private static String drive(
       RuntimeFixture f, TaskSpec task, String runId, InMemoryWorkspace ws, Random rnd) {
     try (Run run = f.ratchet("writer").start(task, runId, ws)) {
       int step = 0;
       for (int i = 0; i < 1 + rnd.nextInt(4); i++) {
         run.apply(run.action("r" + step++, "read_file", path("app.py")));
       }
-      run.apply(
-          run.action(
-              "w" + step++,
-              "write_file",
-              path("app.py")
-                  .with("content", new dev.ratchet.json.JsonString(RuntimeFixture.FIXED))));
+      String key =
+          run.apply(
+                  run.action(
+                      "w" + step++,
+                      "write_file",
+                      path("app.py")
+                          .with("content", new dev.ratchet.json.JsonString(RuntimeFixture.FIXED))))
+              .receipt()
+              .idempotencyKey();
       for (int n = 0; n < 2; n++) {
         String id = "a" + step++;
         Proposal p =
@@ -195,6 +241,7 @@ final class TamperCampaign {
           run.execute(id); // consumes the nonce, records the receipt; the second stays pending
         }
       }
+      return key;
     }
   }
 

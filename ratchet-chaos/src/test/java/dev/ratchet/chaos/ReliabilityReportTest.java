@@ -38,7 +38,21 @@ class ReliabilityReportTest {
     new ResultsFile(dir, "crash", Mode.SMOKE)
         .append(new TrialResult(9, Map.of("kills_sigkill", 777L), List.of()));
     ResultsFile tamper = new ResultsFile(dir, "tamper", Mode.FULL);
-    tamper.append(new TrialResult(0, Map.of("mutations", 4L, "refused", 4L), List.of()));
+    tamper.append(
+        new TrialResult(
+            0,
+            Map.of(
+                "mutations",
+                4L,
+                "refused",
+                4L,
+                "acting_attempts",
+                4L,
+                "acting_refused",
+                3L,
+                "acting_unchanged",
+                1L),
+            List.of()));
     Sittings.append(dir, "crash", Mode.FULL, "seeds [0, 6): ran 3");
     Path out = dir.resolve("RELIABILITY.md");
 
@@ -55,6 +69,10 @@ class ReliabilityReportTest {
         .contains("`contention`: no full-mode trials recorded.")
         .contains("- **not met**: ≥ 10,000 crash trials")
         .contains("- met: 100 % of tampered inputs refused")
+        .contains("- met: acting path: every tried mutation refused or without effect (D20)")
+        .contains("was tried on 4 mutations: **refused, or outputs and effects equal to")
+        .contains("the unmutated control: 4 of 4 (100.00 %)**")
+        .contains("unchanged 1); acted on a tampered record 0.")
         .contains("- **not met**: no failed trial, duplicate, lost receipt, lost run or regression")
         .contains("\"crash --seed-from 0 --trials 2 --full --results chaos-results\"")
         .contains("\"crash --seed-from 5 --trials 1 --full --results chaos-results\"")

@@ -36,7 +36,17 @@ class TamperSmokeTest {
     long mutations = s.totals().get("mutations");
     assertThat(mutations).isEqualTo(4L * TamperCampaign.mutationsPerTrial(Mode.SMOKE, false));
     assertThat(s.totals().get("refused")).isEqualTo(mutations);
-    assertThat(s.totals()).doesNotContainKeys("accepted", "unexpected");
+    assertThat(s.totals()).doesNotContainKeys("accepted", "unexpected", "acting_used_tampered");
+    // The acting path (D20): every mutation was also tried against resume plus the next steps,
+    // and each was refused (with CHECKPOINT, or with another code and without any effect) or left
+    // outputs and effects equal to the control's.
+    assertThat(s.totals().get("acting_attempts")).isEqualTo(mutations);
+    assertThat(
+            s.totals().get("acting_refused")
+                + s.totals().getOrDefault("acting_refused_other", 0L)
+                + s.totals().getOrDefault("acting_unchanged", 0L))
+        .isEqualTo(mutations);
+    assertThat(s.totals().get("acting_refused")).isPositive();
     // Every kind of the catalogue was applied at least once.
     for (Mutations.Kind k : Mutations.Kind.values()) {
       assertThat(s.totals()).containsKey("kind." + k.name().toLowerCase(java.util.Locale.ROOT));

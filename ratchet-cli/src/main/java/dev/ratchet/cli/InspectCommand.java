@@ -1,5 +1,6 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.cli.internal.ChainAudit;
 import dev.ratchet.cli.internal.Records;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
@@ -41,6 +42,8 @@ final class InspectCommand extends CliCommand {
   public Integer call() {
     try (Session session = target.open(services)) {
       Session.Checked c = session.check(target.runId);
+      // inspect shows every record: the whole chain of every set is audited first (D20).
+      ChainAudit.verify(session.store(), c.ref().taskId(), target.runId, c.state());
       JsonObject view = view(session, c);
       if (json) {
         out().println(Canonical.string(view));

@@ -96,6 +96,9 @@ final class Approvals {
         checkBinding(ctx, engine.state(), a, action, digest, env, op.b.usage.proposals(), true);
         return env1;
       } catch (RatchetException e) {
+        if (e.code() == ErrorCode.CHECKPOINT) {
+          throw e; // a tampered record the check read (D20): never a mere refusal
+        }
         refusals.add(item.nonce() + ": " + e.getMessage());
       }
     }

@@ -4,7 +4,6 @@ import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.Checkpoint;
@@ -113,7 +112,8 @@ public final class Engine {
   /** One operation in progress: a mutable copy of the state and the records it appends. */
   final class Op {
     final Draft b = new Draft(state);
-    final Journal j = new Journal(state.sets());
+    final Journal j =
+        new Journal(state.sets(), RecordAuth.sealer(ctx.keys(), state.taskId(), state.runId()));
 
     Transition transition;
 
@@ -257,7 +257,9 @@ public final class Engine {
   }
 
   Optional<StoredRecord> find(RecordSet set, String key) {
-    Optional<StoredRecord> r = ctx.store().find(state.taskId(), state.runId(), set, key);
+    Optional<StoredRecord> r =
+        RecordAuth.authenticated(
+            ctx.keys(), state, set, key, ctx.store().find(state.taskId(), state.runId(), set, key));
     if (r.isPresent() && r.get().sequence() > state.head(set).count()) {
       stale = true;
       throw new RatchetException(
@@ -270,7 +272,7 @@ public final class Engine {
   /** The run's cached receipt for a key (a rebuildable copy of the adapter's). */
   Optional<Receipt> cachedReceipt(String key) {
     return find(RecordSet.RECEIPTS, key)
-        .map(r -> Receipt.fromJson(Json.parse(r.body()), "receipts[" + key + "]"));
+        .map(r -> Receipt.fromJson(RecordAuth.body(r), "receipts[" + key + "]"));
   }
 
   /** Appends a consumed nonce; the inbox stops listing it once committed (SPEC D12). */

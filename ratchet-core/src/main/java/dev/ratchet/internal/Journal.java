@@ -23,13 +23,22 @@ final class Journal {
   private final EnumMap<RecordSet, SetHead> heads;
   private final List<StoredRecord> records = new ArrayList<>();
   private final Set<String> keys = new HashSet<>();
+  private final Sealer sealer;
 
-  Journal(Map<RecordSet, SetHead> signedHeads) {
+  /** Adds the record MAC to a body before it is chained ({@link RecordAuth}, SPEC D20). */
+  @FunctionalInterface
+  interface Sealer {
+    JsonObject seal(RecordSet set, long sequence, String key, JsonObject body);
+  }
+
+  Journal(Map<RecordSet, SetHead> signedHeads, Sealer sealer) {
     this.heads = new EnumMap<>(signedHeads);
+    this.sealer = sealer;
   }
 
   StoredRecord append(RecordSet set, String key, JsonObject body) {
-    StoredRecord r = RecordChain.append(heads.get(set), set, key, Canonical.string(body));
+    JsonObject sealed = sealer.seal(set, heads.get(set).count() + 1, key, body);
+    StoredRecord r = RecordChain.append(heads.get(set), set, key, Canonical.string(sealed));
     heads.put(set, RecordChain.advance(heads.get(set), r));
     records.add(r);
     keys.add(set.wireName() + "\u0000" + key);

@@ -40,6 +40,7 @@ final class Proposer {
       return guarded(op, action);
     } catch (RatchetException e) {
       if (e.code() == ErrorCode.TERMINAL
+          || e.code() == ErrorCode.CHECKPOINT
           || e.code() == ErrorCode.FENCED
           || e.code() == ErrorCode.STORE_UNAVAILABLE) {
         throw e;

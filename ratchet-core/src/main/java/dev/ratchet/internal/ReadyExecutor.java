@@ -37,7 +37,9 @@ final class ReadyExecutor {
     try {
       result = dispatch(op, action);
     } catch (RatchetException e) {
-      if (e.code() == ErrorCode.FENCED || e.code() == ErrorCode.STORE_UNAVAILABLE) {
+      if (e.code() == ErrorCode.FENCED
+          || e.code() == ErrorCode.STORE_UNAVAILABLE
+          || e.code() == ErrorCode.CHECKPOINT) {
         throw e;
       }
       op.trace(

@@ -51,7 +51,9 @@ final class ReviewResolver {
         ReviewDecision d = check(op, op.b.review, env, item.nonce());
         return apply(op, op.b.review, env, d);
       } catch (RatchetException e) {
-        if (e.code() == ErrorCode.FENCED || e.code() == ErrorCode.STORE_UNAVAILABLE) {
+        if (e.code() == ErrorCode.FENCED
+            || e.code() == ErrorCode.STORE_UNAVAILABLE
+            || e.code() == ErrorCode.CHECKPOINT) {
           throw e;
         }
         refusals.add(item.nonce() + ": " + e.getMessage());

@@ -170,6 +170,7 @@ public final class Runs {
                 + ")");
       }
     }
+    RecordAuth.verifyTips(ctx.store(), s);
     Invariants.check(ctx, s);
     CompletionEvidence.check(ctx, s);
     return d;

@@ -241,6 +241,20 @@ public final class InMemoryWorkspace implements EnvironmentAdapter {
     return Map.copyOf(files);
   }
 
+  /**
+   * An independent copy of this workspace as it is now (files, receipts, fences, ledger, revision):
+   * the tamper campaign acts on a copy so every attempt starts from the same external state.
+   */
+  public synchronized InMemoryWorkspace copy() {
+    InMemoryWorkspace c = new InMemoryWorkspace(instanceId, clock, Map.of());
+    c.files.putAll(files);
+    c.receipts.putAll(receipts);
+    c.newestFence.putAll(newestFence);
+    c.ledger.addAll(ledger);
+    c.revision = revision;
+    return c;
+  }
+
   /** A change made by someone else: bumps the revision without a receipt (drift). */
   public synchronized void externalWrite(String path, String content) {
     files.put(path, content);

@@ -8,7 +8,6 @@ import dev.ratchet.Run;
 import dev.ratchet.adapter.ApprovalBinding;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.adapter.WriteIntent;
-import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Budgets;
 import dev.ratchet.model.Phase;
@@ -18,6 +17,7 @@ import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.model.TraceEvent;
 import dev.ratchet.store.Fence;
+import dev.ratchet.store.RecordMac;
 import dev.ratchet.store.RecordSet;
 import java.time.Duration;
 import java.util.HashSet;
@@ -45,7 +45,7 @@ class TransitionCoverageTest {
     }
     Phase phase = Phase.RUNNING;
     for (var r : f.store.records(task.taskId(), "run-1", RecordSet.TRACE, 1, 10_000)) {
-      TraceEvent e = TraceEvent.fromJson(Json.parse(r.body()), "trace");
+      TraceEvent e = TraceEvent.fromJson(RecordMac.strip(r), "trace");
       for (Transition t : PhaseTransitions.TABLE) {
         if (t.from() == phase && t.outcome().wireName().equals(e.outcome())) {
           seen.add(t);

@@ -28,4 +28,12 @@ public final class ChainAudit {
     }
     return counts;
   }
+
+  /** The verified count of one set; throws {@code CHECKPOINT} when its chain is broken. */
+  public static long verify(
+      CheckpointStore store, String taskId, String runId, RunState signed, RecordSet set) {
+    AuditReport report = TraceAudit.verify(store, taskId, runId, set, signed.head(set));
+    report.requireIntact();
+    return report.signed().count();
+  }
 }

@@ -4,9 +4,9 @@ import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.json.Json;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
+import dev.ratchet.store.RecordMac;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
 import java.io.IOException;
@@ -138,7 +138,7 @@ final class DemoReport {
     for (StoredRecord r :
         Records.upTo(
             s.store(), DemoScenario.TASK_ID, DemoScenario.RUN_ID, RecordSet.RECEIPTS, count)) {
-      out.add(Receipt.fromJson(Json.parse(r.body()), "receipt"));
+      out.add(Receipt.fromJson(RecordMac.strip(r), "receipt"));
     }
     return out;
   }

@@ -1,9 +1,8 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
-import dev.ratchet.json.JsonValue;
 import dev.ratchet.store.CheckpointStore;
+import dev.ratchet.store.RecordMac;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
 import java.util.ArrayList;
@@ -29,12 +28,11 @@ public final class Records {
     return out;
   }
 
-  /** The bodies as JSON objects, in sequence order. */
+  /** The bodies as JSON objects without their record MAC (D20), in sequence order. */
   public static List<JsonObject> bodies(List<StoredRecord> records) {
     List<JsonObject> out = new ArrayList<>();
     for (StoredRecord r : records) {
-      JsonValue v = Json.parse(r.body());
-      out.add(dev.ratchet.json.Fields.asObject(v, r.set().wireName() + "[" + r.sequence() + "]"));
+      out.add(RecordMac.strip(r));
     }
     return out;
   }
