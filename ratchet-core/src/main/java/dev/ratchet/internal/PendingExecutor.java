@@ -14,7 +14,6 @@ import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.store.RecordSet;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -187,7 +186,7 @@ final class PendingExecutor {
         // Expired or no longer valid: look for a fresh approval below.
       }
     }
-    List<String> refusals = Approvals.newRefusals();
+    Refusals refusals = Approvals.newRefusals();
     SignedEnvelope fresh =
         Approvals.findValid(engine, op, p.action(), p.intentDigest(), p.preState(), refusals);
     if (fresh == null) {
@@ -198,6 +197,7 @@ final class PendingExecutor {
           JsonObject.builder()
               .put("error_code", ErrorCode.APPROVAL.name())
               .put("pending_frozen", true)
+              .put(Refusals.FIELD, refusals.toJson())
               .build());
       engine.commit(op);
       throw Approvals.noneValid(p.action().actionId(), refusals);
