@@ -209,7 +209,7 @@ public final class Runs {
       return new Recovery(engine.generation(), found, did, o);
     } catch (RatchetException e) {
       if (e.code() == ErrorCode.APPROVAL) {
-        return new Recovery(engine.generation(), found, "awaiting_approval", null);
+        return new Recovery(engine.generation(), found, "awaiting_approval", null, e.getMessage());
       }
       throw e;
     }

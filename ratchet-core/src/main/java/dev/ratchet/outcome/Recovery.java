@@ -9,5 +9,11 @@ package dev.ratchet.outcome;
  * @param did what recovery did: {@code nothing}, {@code executed_once}, {@code reconciled}, {@code
  *     frozen}, {@code awaiting_approval}
  * @param outcome the outcome of the reconciliation step, or null
+ * @param why for {@code awaiting_approval}: why no inbox approval was accepted (each refused item
+ *     with its nonce, key id and reason); otherwise null
  */
-public record Recovery(long generation, String found, String did, StepOutcome outcome) {}
+public record Recovery(long generation, String found, String did, StepOutcome outcome, String why) {
+  public Recovery(long generation, String found, String did, StepOutcome outcome) {
+    this(generation, found, did, outcome, null);
+  }
+}
