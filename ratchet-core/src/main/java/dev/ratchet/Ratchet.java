@@ -5,7 +5,6 @@ import dev.ratchet.internal.Engine;
 import dev.ratchet.internal.RunContext;
 import dev.ratchet.internal.Runs;
 import dev.ratchet.json.Canonical;
-import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
@@ -14,9 +13,8 @@ import dev.ratchet.model.TaskSpec;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.seam.Seams;
-import dev.ratchet.sign.Hmac;
 import dev.ratchet.sign.KeyRing;
-import dev.ratchet.sign.SecretKey;
+import dev.ratchet.sign.SigningKey;
 import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.InboxItem;
@@ -108,23 +106,23 @@ public final class Ratchet {
    * Signs an approval with the approver's own key and delivers it to its run's inbox in one call
    * (SPEC D19: the key stays with the caller; nothing here keeps it). Returns the signed envelope.
    */
-  public SignedEnvelope deliver(Approval approval, SecretKey approverKey) {
+  public SignedEnvelope deliver(Approval approval, SigningKey approverKey) {
     return deliver(
         approval.taskId(),
         approval.runId(),
         approval.nonce(),
         InboxItem.Kind.APPROVAL,
-        sign(approval.toJson(), approverKey));
+        SignedEnvelope.sign(approval.toJson(), approverKey));
   }
 
   /** Signs a reviewer decision with the reviewer's own key and delivers it, in one call. */
-  public SignedEnvelope deliver(ReviewDecision decision, SecretKey reviewerKey) {
+  public SignedEnvelope deliver(ReviewDecision decision, SigningKey reviewerKey) {
     return deliver(
         decision.taskId(),
         decision.runId(),
         decision.nonce(),
         InboxItem.Kind.REVIEW_DECISION,
-        sign(decision.toJson(), reviewerKey));
+        SignedEnvelope.sign(decision.toJson(), reviewerKey));
   }
 
   /** Delivers an envelope signed elsewhere (for example on the operator's machine). */
@@ -132,10 +130,6 @@ public final class Ratchet {
       String taskId, String runId, String nonce, InboxItem.Kind kind, SignedEnvelope envelope) {
     store.deliver(taskId, runId, new InboxItem(nonce, kind, Canonical.string(envelope.toJson())));
     return envelope;
-  }
-
-  private static SignedEnvelope sign(JsonObject payload, SecretKey key) {
-    return new SignedEnvelope(payload, Hmac.hmacHex(key, Canonical.bytes(payload)));
   }
 
   /** A context whose adapter refuses every environment call: only the declarations are used. */

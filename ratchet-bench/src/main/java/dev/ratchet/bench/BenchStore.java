@@ -12,8 +12,10 @@ import dev.ratchet.model.Budgets;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.seam.Seams;
+import dev.ratchet.sign.Ed25519;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretKey;
+import dev.ratchet.sign.SigningKey;
 import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.LeaseStore;
@@ -21,6 +23,7 @@ import dev.ratchet.testkit.InMemoryStore;
 import dev.ratchet.testkit.InMemoryWorkspace;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -83,10 +86,10 @@ final class BenchStore implements AutoCloseable {
             .checkpointKeys(keys)
             .approvers(
                 TrustRoot.approvers(
-                    Map.of("approver", SecretKey.approval("approver", entropy.bytes(32)))))
+                    List.of(SigningKey.of("approver", Ed25519.generate(entropy)).trusted())))
             .reviewers(
                 TrustRoot.reviewers(
-                    Map.of("reviewer", SecretKey.approval("reviewer", entropy.bytes(32)))))
+                    List.of(SigningKey.of("reviewer", Ed25519.generate(entropy)).trusted())))
             .clock(clock)
             .entropy(entropy)
             .workerId("bench-worker")

@@ -7,7 +7,7 @@ import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TaskSpec;
-import dev.ratchet.sign.SecretKey;
+import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.testkit.RuntimeFixture;
@@ -21,14 +21,14 @@ import java.util.Random;
  * attempt with a fresh nonce, and the leftover is never consumed.
  */
 final class ChaosApprover {
-  private final SecretKey key;
+  private final SigningKey key;
   private final TaskSpec task;
   private final CheckpointStore store;
   private final InstantSource clock;
   private final Random rnd;
 
   ChaosApprover(
-      SecretKey key, TaskSpec task, CheckpointStore store, InstantSource clock, Random rnd) {
+      SigningKey key, TaskSpec task, CheckpointStore store, InstantSource clock, Random rnd) {
     this.key = key;
     this.task = task;
     this.store = store;
@@ -45,7 +45,7 @@ final class ChaosApprover {
     }
     Approval a =
         Approval.ofPending(
-            key.id(),
+            key.label(),
             s,
             task,
             s.usage().proposals() + 100,

@@ -9,8 +9,10 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.model.Budgets;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.sign.Ed25519;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretKey;
+import dev.ratchet.sign.SigningKey;
 import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.LeaseStore;
@@ -168,9 +170,16 @@ final class ChaosTasks {
     return SecretKey.checkpoint("chaos-ckpt", new SeededEntropy(seed).bytes(32));
   }
 
-  /** The approver's key of trial {@code seed} (the same bytes {@link #ratchet} trusts). */
-  static SecretKey approverKey(long seed) {
-    return SecretKey.approval("alice", new SeededEntropy(seed ^ 0xa11ce).bytes(32));
+  /**
+   * The approver's Ed25519 key of trial {@code seed}: held by the chaos approver only; {@link
+   * #ratchet} trusts its public half.
+   */
+  static SigningKey approverKey(long seed) {
+    return SigningKey.of("alice", Ed25519.generate(new SeededEntropy(seed ^ 0xa11ce)));
+  }
+
+  private static SigningKey reviewerKey(long seed) {
+    return SigningKey.of("rita", Ed25519.generate(new SeededEntropy(seed ^ 0x417a)));
   }
 
   static Ratchet ratchet(
@@ -182,13 +191,12 @@ final class ChaosTasks {
       Duration ttl,
       dev.ratchet.seam.CrashSeam seam,
       long entropySeed) {
-    SeededEntropy e = new SeededEntropy(seed ^ 0xa11ce);
     return Ratchet.builder()
         .store(store)
         .leases(leases)
         .checkpointKeys(KeyRing.of(checkpointKey(seed)))
-        .approvers(TrustRoot.approvers(Map.of("alice", SecretKey.approval("alice", e.bytes(32)))))
-        .reviewers(TrustRoot.reviewers(Map.of("rita", SecretKey.approval("rita", e.bytes(32)))))
+        .approvers(TrustRoot.approvers(List.of(approverKey(seed).trusted())))
+        .reviewers(TrustRoot.reviewers(List.of(reviewerKey(seed).trusted())))
         .clock(clock)
         .entropy(new SeededEntropy(entropySeed))
         .crashSeam(seam)

@@ -12,7 +12,8 @@ import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.seam.CrashSeam;
-import dev.ratchet.sign.SecretKey;
+import dev.ratchet.sign.Role;
+import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.InboxItem;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,8 +23,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code approve} and {@code refresh-approval}: sign an approval bound to the run's pending write
- * and deliver it to the run's inbox (D12). The worker that next resumes the run consumes it.
+ * {@code approve} and {@code refresh-approval}: show the run's pending write (kind, target,
+ * arguments), recompute its intent digest from exactly those arguments (D26), sign an approval
+ * bound to it with the approver's own Ed25519 key (D19) and deliver it to the run's inbox (D12). A
+ * key the run's trust root would refuse is refused here too (exit 2) unless {@code --force}. The
+ * worker that next resumes the run consumes the approval.
  */
 abstract class ApprovalCommand extends CliCommand {
   @Mixin CommonOptions common;
@@ -32,16 +36,25 @@ abstract class ApprovalCommand extends CliCommand {
   String runId;
 
   @Option(
-      names = "--approver-key",
+      names = "--key",
       paramLabel = "FILE",
-      description = "The approver's key file (default: $RATCHET_APPROVER_KEY).")
-  Path approverKey;
+      description =
+          "The approver's own Ed25519 private key (PKCS#8 PEM, mode 0600); default:"
+              + " <home>/identities/approver/NAME.key for --approver NAME.")
+  Path key;
 
   @Option(
-      names = "--approver-id",
-      paramLabel = "ID",
-      description = "The approver's id (default: the key file name, or $RATCHET_APPROVER_ID).")
-  String approverId;
+      names = "--approver",
+      paramLabel = "NAME",
+      description = "The approver's name (a label; default with --key: the key file's name).")
+  String approver;
+
+  @Option(
+      names = "--force",
+      description =
+          "Sign even if this home's approver trust root does not hold the key (for operators who"
+              + " know the worker holds a different trust root).")
+  boolean force;
 
   @Option(
       names = "--ttl",
@@ -73,39 +86,28 @@ abstract class ApprovalCommand extends CliCommand {
     if (proposals < 1 || proposals > 1_000_000) {
       throw RatchetException.contract("--proposals: must be from 1 to 1000000");
     }
-    SecretKey key =
-        KeyConfig.signer(
-            approverKey,
-            approverId,
-            KeyConfig.ENV_APPROVER_KEY,
-            KeyConfig.ENV_APPROVER_ID,
-            "--approver-key");
+    SigningKey signer =
+        KeyConfig.signer(key, approver, common.settings(task).resolvedHome(), Role.APPROVER);
     try (Session session =
         Session.open(
             services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
       Session.Checked c = session.check(runId);
       RunState s = c.state();
       PendingIntent p = requireApprovable(s, c);
+      ApprovalPreview.show(out(), c.adapter(), p);
+      ApprovalPreview.requireDigest(c.adapter(), p);
+      ApprovalPreview.requireTrusted(err(), session, signer, force);
       long now = services.clock().millis();
       Approval a =
           Approval.ofPending(
-              key.id(),
+              signer.label(),
               s,
               c.task().task(),
               s.usage().proposals() + proposals,
               now + validFor.toMillis(),
               Decisions.nonce("approval", services.entropy()));
-      SignedEnvelope env = Decisions.sign(a.toJson(), key);
+      SignedEnvelope env = SignedEnvelope.sign(a.toJson(), signer);
       Decisions.deliver(session.store(), s, InboxItem.Kind.APPROVAL, a.nonce(), env);
-      if (!session.approvers().trusts(key.id())) {
-        err()
-            .println(
-                "warning: approver '"
-                    + key.id()
-                    + "' is not in "
-                    + session.settings().approversDir()
-                    + "; a worker that does not trust it will refuse this approval");
-      }
       out()
           .println(
               (refresh() ? "refreshed approval" : "approval")
@@ -114,8 +116,10 @@ abstract class ApprovalCommand extends CliCommand {
                   + " "
                   + p.action().actionId()
                   + " by "
-                  + key.id()
-                  + " delivered to run "
+                  + signer.label()
+                  + " (key "
+                  + signer.keyId()
+                  + ") delivered to run "
                   + runId
                   + " (nonce "
                   + a.nonce()

@@ -3,7 +3,7 @@ package dev.ratchet.cli;
 import dev.ratchet.cli.internal.Services;
 import picocli.CommandLine.Command;
 
-/** {@code ratchet approve RUN_ID --approver-key FILE}. */
+/** {@code ratchet approve RUN_ID --approver NAME|--key FILE}. */
 @Command(
     name = "approve",
     mixinStandardHelpOptions = true,

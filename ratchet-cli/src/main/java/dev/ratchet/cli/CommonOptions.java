@@ -43,13 +43,15 @@ final class CommonOptions {
   @Option(
       names = "--approvers",
       paramLabel = "DIR",
-      description = "Trusted approver keys, one <id>.key each (default: <home>/approvers).")
+      description =
+          "Trusted approver public keys, one <name>.pub each (default: <home>/approvers).")
   Path approvers;
 
   @Option(
       names = "--reviewers",
       paramLabel = "DIR",
-      description = "Trusted reviewer keys, one <id>.key each (default: <home>/reviewers).")
+      description =
+          "Trusted reviewer public keys, one <name>.pub each (default: <home>/reviewers).")
   Path reviewers;
 
   Settings settings(Path task) {

@@ -7,6 +7,7 @@ import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.Table;
 import dev.ratchet.cli.internal.Views;
 import dev.ratchet.json.Canonical;
+import dev.ratchet.json.JsonArray;
 import dev.ratchet.json.JsonNull;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
@@ -15,7 +16,9 @@ import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.RecordSet;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -74,8 +77,9 @@ final class InspectCommand extends CliCommand {
       }
     }
     List<JsonValue> inbox = new ArrayList<>();
+    Map<String, String> refused = refusedReasons(trace);
     for (InboxItem item : session.store().inbox(taskId, target.runId)) {
-      inbox.add(Views.inboxItem(item));
+      inbox.add(Views.inboxItem(item, refused.get(item.nonce())));
     }
     return JsonObject.builder()
         .put(
@@ -100,6 +104,21 @@ final class InspectCommand extends CliCommand {
         .put("quarantined_keys", Views.array(set(session, c, RecordSet.QUARANTINED_KEYS)))
         .put("trace", Views.array(trace))
         .build();
+  }
+
+  /** The latest refusal reason per nonce, from the trace events that carry {@code refusals}. */
+  private static Map<String, String> refusedReasons(List<JsonObject> trace) {
+    Map<String, String> out = new HashMap<>();
+    for (JsonObject e : trace) {
+      if (e.get("detail").orElse(null) instanceof JsonObject d
+          && d.get("refusals").orElse(null) instanceof JsonArray refusals) {
+        for (JsonValue r : refusals.items()) {
+          JsonObject o = (JsonObject) r;
+          out.put(Views.text(o, "nonce"), Views.text(o, "reason"));
+        }
+      }
+    }
+    return out;
   }
 
   private List<JsonObject> set(Session session, Session.Checked c, RecordSet set) {
@@ -190,7 +209,11 @@ final class InspectCommand extends CliCommand {
               + " "
               + Views.text(n, "nonce")
               + " by "
-              + Views.text(n, "signer"));
+              + Views.text(n, "signer")
+              + " (key "
+              + Views.text(n, "key_id")
+              + "): "
+              + Views.text(n, "status"));
     }
     section(out, "sealed review cases", array(v, "sealed_reviews").size());
     for (JsonValue x : array(v, "sealed_reviews")) {

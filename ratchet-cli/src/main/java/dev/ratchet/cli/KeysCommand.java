@@ -18,7 +18,9 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.KeyRing;
+import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SecretKey;
+import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.CheckpointStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +40,7 @@ import picocli.CommandLine.Option;
         "Create, rotate and list keys. Key files are mode 0600; material is never printed.",
     subcommands = {
       KeysCommand.Generate.class,
+      KeysTrustCommand.class,
       KeysCommand.Rotate.class,
       KeysCommand.ListKeys.class
     })
@@ -47,7 +50,7 @@ final class KeysCommand implements Runnable {
   @Override
   public void run() {
     throw new picocli.CommandLine.ParameterException(
-        spec.commandLine(), "a subcommand is required: generate, rotate or list");
+        spec.commandLine(), "a subcommand is required: generate, trust, rotate or list");
   }
 
   /** {@code keys generate}. */
@@ -55,9 +58,11 @@ final class KeysCommand implements Runnable {
       name = "generate",
       mixinStandardHelpOptions = true,
       description =
-          "Create a new 32-byte key file with mode 0600. A checkpoint key goes to <home>/keys (the"
-              + " first one becomes the active signing key); an approver or reviewer key goes to"
-              + " the trust directory under its id.")
+          "Create a key. A checkpoint key (32 bytes, HMAC) goes to <home>/keys, mode 0600 (the"
+              + " first one becomes the active signing key). An approver or reviewer key is an"
+              + " Ed25519 pair: the private key (PKCS#8 PEM, mode 0600) in"
+              + " <home>/identities/<role>/<name>.key and its public key (X.509 PEM) beside it;"
+              + " 'keys trust' installs the public key on a worker.")
   static final class Generate extends CliCommand {
     @Mixin CommonOptions common;
 
@@ -68,13 +73,25 @@ final class KeysCommand implements Runnable {
         description = "checkpoint (default), approver or reviewer.")
     String role;
 
-    @Option(names = "--id", paramLabel = "ID", description = "Key id (the file name).")
+    @Option(
+        names = "--id",
+        paramLabel = "ID",
+        description = "Checkpoint key id (the file name; default: next ckpt-N).")
     String id;
+
+    @Option(
+        names = "--name",
+        paramLabel = "NAME",
+        description =
+            "Approver or reviewer: the person's name (a label; the key id derives from the key).")
+    String name;
 
     @Option(
         names = "--out",
         paramLabel = "FILE",
-        description = "Write the key to FILE instead (its id is the file name without .key).")
+        description =
+            "Write the key to FILE instead (a checkpoint key's id is the file name without .key;"
+                + " an Ed25519 key's public half goes beside it as <name>.pub).")
     Path out;
 
     Generate(Services services) {
@@ -85,6 +102,16 @@ final class KeysCommand implements Runnable {
     public Integer call() {
       Settings settings = common.settings(null);
       Home home = settings.resolvedHome();
+      if (role.equals("approver") || role.equals("reviewer")) {
+        return generatePair(home, role.equals("approver") ? Role.APPROVER : Role.REVIEWER);
+      }
+      if (!role.equals("checkpoint")) {
+        throw RatchetException.contract(
+            "--role: '" + role + "' is not one of checkpoint, approver, reviewer");
+      }
+      if (name != null) {
+        throw RatchetException.contract("--name: only for approver and reviewer keys");
+      }
       Path file;
       String keyId;
       if (out != null) {
@@ -95,49 +122,51 @@ final class KeysCommand implements Runnable {
         }
         file = out;
       } else {
-        Path dir;
-        switch (role) {
-          case "checkpoint":
-            dir = home.keys();
-            keyId = id != null ? KeyConfig.requireId("--id", id) : KeyFiles.nextCheckpointId(dir);
-            break;
-          case "approver":
-            dir = settings.approversDir();
-            keyId = KeyConfig.requireId("--id", requireIdFor(role));
-            break;
-          case "reviewer":
-            dir = settings.reviewersDir();
-            keyId = KeyConfig.requireId("--id", requireIdFor(role));
-            break;
-          default:
-            throw RatchetException.contract(
-                "--role: '" + role + "' is not one of checkpoint, approver, reviewer");
-        }
-        file = dir.resolve(keyId + KeyConfig.SUFFIX);
+        keyId =
+            id != null ? KeyConfig.requireId("--id", id) : KeyFiles.nextCheckpointId(home.keys());
+        file = home.keys().resolve(keyId + KeyConfig.SUFFIX);
       }
       KeyFiles.create(file, services.entropy());
-      out().println("created " + role + " key '" + keyId + "' in " + file + " (mode 0600)");
-      if (out == null && role.equals("checkpoint") && KeyFiles.activateIfNone(home.keys(), keyId)) {
+      out().println("created checkpoint key '" + keyId + "' in " + file + " (mode 0600)");
+      if (out == null && KeyFiles.activateIfNone(home.keys(), keyId)) {
         out().println("'" + keyId + "' is the active checkpoint signing key");
-      }
-      if (!role.equals("checkpoint")) {
-        out()
-            .println(
-                "workers trust every key in "
-                    + file.getParent()
-                    + "; give this file to the "
-                    + role
-                    + " and keep it secret");
       }
       return 0;
     }
 
-    private String requireIdFor(String r) {
-      if (id == null) {
+    private int generatePair(Home home, Role r) {
+      if (id != null) {
         throw RatchetException.contract(
-            "--id: an " + r + " key needs the signer's id, e.g. --id alice");
+            "--id: an Ed25519 key's id derives from the key; name its owner with --name");
       }
-      return id;
+      if (name == null) {
+        throw RatchetException.contract(
+            "--name: an " + r.noun() + " key needs the person's name, e.g. --name alice");
+      }
+      String label = KeyConfig.requireId("--name", name);
+      Path file = out != null ? out : home.identity(r, label);
+      SigningKey key = KeyConfig.createIdentity(file, label, services.entropy());
+      Path pub = KeyConfig.publicFileOf(file);
+      out()
+          .println(
+              "created "
+                  + r.noun()
+                  + " key "
+                  + key.keyId()
+                  + " for '"
+                  + label
+                  + "': private key "
+                  + file
+                  + " (mode 0600, keep it to yourself), public key "
+                  + pub);
+      out()
+          .println(
+              "install the public key on every worker: 'ratchet keys trust --role "
+                  + r.noun()
+                  + " "
+                  + pub
+                  + "'");
+      return 0;
     }
   }
 
@@ -296,9 +325,9 @@ final class KeysCommand implements Runnable {
                         KeyFiles.describe(
                             "checkpoint", f, keyId.equals(active) ? "active" : "verifies", signs)));
       }
-      KeyConfig.keyFiles(settings.approversDir())
+      KeyConfig.files(settings.approversDir(), KeyConfig.PUBLIC_SUFFIX)
           .forEach((k, f) -> rows.add(KeyFiles.describe("approver", f, "trusted", signs)));
-      KeyConfig.keyFiles(settings.reviewersDir())
+      KeyConfig.files(settings.reviewersDir(), KeyConfig.PUBLIC_SUFFIX)
           .forEach((k, f) -> rows.add(KeyFiles.describe("reviewer", f, "trusted", signs)));
       if (json) {
         out()

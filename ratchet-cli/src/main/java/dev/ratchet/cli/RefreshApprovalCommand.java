@@ -3,7 +3,7 @@ package dev.ratchet.cli;
 import dev.ratchet.cli.internal.Services;
 import picocli.CommandLine.Command;
 
-/** {@code ratchet refresh-approval RUN_ID --approver-key FILE}. */
+/** {@code ratchet refresh-approval RUN_ID --approver NAME|--key FILE}. */
 @Command(
     name = "refresh-approval",
     mixinStandardHelpOptions = true,

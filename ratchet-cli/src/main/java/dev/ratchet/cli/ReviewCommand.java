@@ -16,7 +16,8 @@ import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
-import dev.ratchet.sign.SecretKey;
+import dev.ratchet.sign.Role;
+import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.InboxItem;
 import java.io.PrintWriter;
@@ -170,11 +171,11 @@ final class ReviewCommand implements Runnable {
       out.println(
           "decide with: ratchet review decide "
               + target.runId
-              + " --decision replan|abort --reviewer-key FILE");
+              + " --decision replan|abort --reviewer NAME");
     }
   }
 
-  /** {@code review decide RUN_ID --decision replan|abort --reviewer-key FILE}. */
+  /** {@code review decide RUN_ID --decision replan|abort --reviewer NAME}. */
   @Command(
       name = "decide",
       mixinStandardHelpOptions = true,
@@ -194,16 +195,18 @@ final class ReviewCommand implements Runnable {
     String decision;
 
     @Option(
-        names = "--reviewer-key",
+        names = "--key",
         paramLabel = "FILE",
-        description = "The reviewer's key file (default: $RATCHET_REVIEWER_KEY).")
-    Path reviewerKey;
+        description =
+            "The reviewer's own Ed25519 private key (PKCS#8 PEM, mode 0600); default:"
+                + " <home>/identities/reviewer/NAME.key for --reviewer NAME.")
+    Path key;
 
     @Option(
-        names = "--reviewer-id",
-        paramLabel = "ID",
-        description = "The reviewer's id (default: the key file name, or $RATCHET_REVIEWER_ID).")
-    String reviewerId;
+        names = "--reviewer",
+        paramLabel = "NAME",
+        description = "The reviewer's name (a label; default with --key: the key file's name).")
+    String reviewer;
 
     Decide(Services services) {
       super(services);
@@ -215,34 +218,32 @@ final class ReviewCommand implements Runnable {
         throw RatchetException.contract(
             "--decision: '" + decision + "' is not one of replan, abort");
       }
-      SecretKey key =
+      SigningKey signer =
           KeyConfig.signer(
-              reviewerKey,
-              reviewerId,
-              KeyConfig.ENV_REVIEWER_KEY,
-              KeyConfig.ENV_REVIEWER_ID,
-              "--reviewer-key");
+              key, reviewer, target.common.settings(target.task).resolvedHome(), Role.REVIEWER);
       try (Session session = target.open(services)) {
         Session.Checked c = session.check(target.runId);
         ReviewCase rc = requireOpenCase(c.state(), target.runId);
         Observation live = c.adapter().observe();
         ReviewDecision d =
             Decisions.decision(
-                key.id(),
+                signer.label(),
                 c.state(),
                 c.task().task(),
                 decision,
                 live,
                 Decisions.nonce("decision", services.entropy()));
-        SignedEnvelope env = Decisions.sign(d.toJson(), key);
+        SignedEnvelope env = SignedEnvelope.sign(d.toJson(), signer);
         Decisions.deliver(
             session.store(), c.state(), InboxItem.Kind.REVIEW_DECISION, d.nonce(), env);
-        if (!session.reviewers().trusts(key.id())) {
+        if (!session.reviewers().trusts(signer.keyId())) {
           err()
               .println(
-                  "warning: reviewer '"
-                      + key.id()
-                      + "' is not in "
+                  "warning: reviewer key "
+                      + signer.keyId()
+                      + " ('"
+                      + signer.label()
+                      + "') is not in "
                       + session.settings().reviewersDir()
                       + "; a worker that does not trust it will refuse this decision");
         }
@@ -255,7 +256,10 @@ final class ReviewCommand implements Runnable {
                     + " of run "
                     + target.runId
                     + " signed by "
-                    + key.id()
+                    + signer.label()
+                    + " (key "
+                    + signer.keyId()
+                    + ")"
                     + " and delivered (nonce "
                     + d.nonce()
                     + ", bound to environment revision "

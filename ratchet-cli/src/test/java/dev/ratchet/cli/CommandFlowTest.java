@@ -20,8 +20,8 @@ class CommandFlowTest {
   private MemoryHarness h() {
     MemoryHarness h = new MemoryHarness(dir, 7);
     assertThat(h.run("keys", "generate").exit()).isZero();
-    assertThat(h.run("keys", "generate", "--role", "approver", "--id", "alice").exit()).isZero();
-    assertThat(h.run("keys", "generate", "--role", "reviewer", "--id", "rita").exit()).isZero();
+    h.person("approver", "alice");
+    h.person("reviewer", "rita");
     return h;
   }
 
@@ -55,8 +55,7 @@ class CommandFlowTest {
     assertThat(r.err()).contains("waiting for approval").contains("ratchet approve r1");
     assertThat(h.workspace.ledger()).hasSize(1);
 
-    MemoryHarness.Result a =
-        h.run("approve", "r1", "--approver-key", h.home.resolve("approvers/alice.key").toString());
+    MemoryHarness.Result a = h.run("approve", "r1", "--approver", "alice");
     assertThat(a.exit()).as(a.err()).isZero();
     assertThat(a.out()).contains("delivered to run r1");
 
@@ -80,7 +79,7 @@ class CommandFlowTest {
         key,
         new Fence("other", "intruder", 1),
         ApprovalBinding.NONE);
-    h.run("approve", "r1", "--approver-key", h.home.resolve("approvers/alice.key").toString());
+    h.run("approve", "r1", "--approver", "alice");
     h.clock.advance(Duration.ofMinutes(1));
     MemoryHarness.Result frozen = h.run("resume", "r1");
     assertThat(frozen.exit()).as(frozen.out() + frozen.err()).isEqualTo(4);
@@ -89,21 +88,14 @@ class CommandFlowTest {
     assertThat(h.run("review", "show", "r1").out()).contains(key);
 
     MemoryHarness.Result d =
-        h.run(
-            "review",
-            "decide",
-            "r1",
-            "--decision",
-            "replan",
-            "--reviewer-key",
-            h.home.resolve("reviewers/rita.key").toString());
+        h.run("review", "decide", "r1", "--decision", "replan", "--reviewer", "rita");
     assertThat(d.exit()).as(d.err()).isZero();
     h.clock.advance(Duration.ofMinutes(1));
     MemoryHarness.Result replanned = h.run("resume", "r1");
     assertThat(replanned.exit()).as(replanned.out() + replanned.err()).isEqualTo(4);
     assertThat(replanned.out()).contains("review: replan by rita applied");
     assertThat(pendingKey(h)).isNotEqualTo(key);
-    h.run("approve", "r1", "--approver-key", h.home.resolve("approvers/alice.key").toString());
+    h.run("approve", "r1", "--approver", "alice");
     h.clock.advance(Duration.ofMinutes(1));
     MemoryHarness.Result done = h.run("resume", "r1");
     assertThat(done.exit()).as(done.out() + done.err()).isZero();

@@ -140,4 +140,21 @@ final class MemoryHarness {
         {"id": "done", "kind": "finish", "arguments": {}}
       ]
       """;
+
+  /**
+   * {@code keys generate --role ROLE --name NAME} then {@code keys trust --role ROLE} of its public
+   * key in this home; returns the private key file (what {@code --key} takes).
+   */
+  String person(String role, String name) {
+    Result g = run("keys", "generate", "--role", role, "--name", name);
+    if (g.exit() != 0) {
+      throw new IllegalStateException(g.err());
+    }
+    Path dir = home.resolve("identities").resolve(role);
+    Result t = run("keys", "trust", "--role", role, dir.resolve(name + ".pub").toString());
+    if (t.exit() != 0) {
+      throw new IllegalStateException(t.err());
+    }
+    return dir.resolve(name + ".key").toString();
+  }
 }

@@ -78,15 +78,21 @@ final class ProcessCli {
   }
 
   /**
-   * Checkpoint key {@code ckpt-1} (active), approver {@code alice} and reviewer {@code rita}, made
-   * by the same code as {@code ratchet keys generate} without starting a JVM for each.
+   * Checkpoint key {@code ckpt-1} (active), approver {@code alice} and reviewer {@code rita} (their
+   * Ed25519 keys in {@code identities/}, public keys trusted), made by the same code as {@code
+   * ratchet keys generate} and {@code keys trust} without starting a JVM for each.
    */
   ProcessCli keys() {
     dev.ratchet.seam.Entropy entropy = dev.ratchet.seam.Seams.secureEntropy();
     dev.ratchet.cli.internal.KeyFiles.create(home().resolve("keys/ckpt-1.key"), entropy);
     dev.ratchet.cli.internal.KeyFiles.activate(home().resolve("keys"), "ckpt-1");
-    dev.ratchet.cli.internal.KeyFiles.create(home().resolve("approvers/alice.key"), entropy);
-    dev.ratchet.cli.internal.KeyFiles.create(home().resolve("reviewers/rita.key"), entropy);
+    for (String role : List.of("approver", "reviewer")) {
+      String name = role.equals("approver") ? "alice" : "rita";
+      Path priv = home().resolve("identities/" + role + "/" + name + ".key");
+      dev.ratchet.cli.internal.KeyConfig.install(
+          home().resolve(role + "s"),
+          dev.ratchet.cli.internal.KeyConfig.createIdentity(priv, name, entropy).trusted());
+    }
     return this;
   }
 
@@ -125,10 +131,19 @@ final class ProcessCli {
     }
   }
 
-  /** The raw key material of a key file, for the leak scan. */
+  /**
+   * The raw key material of a key file, for the leak scan: a checkpoint key's bytes, or an Ed25519
+   * private key's 32-byte seed (the last 32 bytes of its PKCS#8 encoding).
+   */
   static byte[] material(Path keyFile) {
     try {
       String t = Files.readString(keyFile).strip();
+      if (t.startsWith("-----BEGIN PRIVATE KEY-----")) {
+        String body =
+            t.replace("-----BEGIN PRIVATE KEY-----", "").replace("-----END PRIVATE KEY-----", "");
+        byte[] der = Base64.getMimeDecoder().decode(body);
+        return java.util.Arrays.copyOfRange(der, der.length - 32, der.length);
+      }
       return t.startsWith("hex:")
           ? HexFormat.of().parseHex(t.substring(4))
           : Base64.getDecoder().decode(t.substring(7));

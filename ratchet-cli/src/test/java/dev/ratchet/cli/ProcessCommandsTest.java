@@ -46,20 +46,20 @@ class ProcessCommandsTest {
   /** The same keys made by {@code ratchet keys generate}. */
   private static void generatedKeys(ProcessCli c) {
     assertThat(c.run("keys", "generate").exit()).isZero();
-    assertThat(c.run("keys", "generate", "--role", "approver", "--id", "alice").exit()).isZero();
-    assertThat(c.run("keys", "generate", "--role", "reviewer", "--id", "rita").exit()).isZero();
+    assertThat(c.run("keys", "generate", "--role", "approver", "--name", "alice").exit()).isZero();
+    assertThat(c.run("keys", "generate", "--role", "reviewer", "--name", "rita").exit()).isZero();
+    for (String role : List.of("approver", "reviewer")) {
+      String name = role.equals("approver") ? "alice" : "rita";
+      Path pub = c.home().resolve("identities/" + role + "/" + name + ".pub");
+      assertThat(c.run("keys", "trust", "--role", role, pub.toString()).exit()).isZero();
+    }
     remember(c);
-  }
-
-  /** The approver alice's key file, as {@code --approver-key} takes it. */
-  private static String aliceKey(ProcessCli c) {
-    return c.home().resolve("approvers/alice.key").toString();
   }
 
   private static void remember(ProcessCli c) {
     secret(c, "keys/ckpt-1.key");
-    secret(c, "approvers/alice.key");
-    secret(c, "reviewers/rita.key");
+    secret(c, "identities/approver/alice.key");
+    secret(c, "identities/reviewer/rita.key");
   }
 
   private static void secret(ProcessCli c, String rel) {
@@ -125,7 +125,7 @@ class ProcessCommandsTest {
     assertThat(c.run("resume", "no-such-run").exit()).isEqualTo(2);
     assertThat(c.run("status", "--bogus").exit()).isEqualTo(2);
     assertThat(c.run().exit()).isEqualTo(2);
-    assertThat(c.run("approve", "r1", "--approver-key", aliceKey(c)).exit()).isEqualTo(2);
+    assertThat(c.run("approve", "r1", "--approver", "alice").exit()).isEqualTo(2);
     ProcessCli.Result typo = c.run("status", "--store", "postgres://localhost/ratchet");
     assertThat(typo.exit()).isEqualTo(2);
     assertThat(typo.err()).contains("--store").contains("sqlite:PATH");
@@ -154,10 +154,9 @@ class ProcessCommandsTest {
     assertThat(text(pending, "idempotency_key")).hasSize(32);
     assertThat(text(pending, "approval")).isEmpty();
 
-    ProcessCli.Result approve =
-        c.run("approve", "r1", "--approver-key", aliceKey(c), "--ttl", "1h");
+    ProcessCli.Result approve = c.run("approve", "r1", "--approver", "alice", "--ttl", "1h");
     assertThat(approve.exit()).as(approve.all()).isZero();
-    assertThat(c.run("refresh-approval", "r1", "--approver-key", aliceKey(c)).exit()).isEqualTo(2);
+    assertThat(c.run("refresh-approval", "r1", "--approver", "alice").exit()).isEqualTo(2);
     ProcessCli.Result resume = c.run("resume", "r1");
     assertThat(resume.exit()).as(resume.all()).isZero();
     assertThat(resume.out())
@@ -175,7 +174,7 @@ class ProcessCommandsTest {
     keys(c);
     assertThat(c.run("run", c.exampleTask("t", "write_file").toString(), "--run-id", "r1").exit())
         .isEqualTo(4);
-    assertThat(c.run("approve", "r1", "--approver-key", aliceKey(c)).exit()).isZero();
+    assertThat(c.run("approve", "r1", "--approver", "alice").exit()).isZero();
     Path app = c.cwd.resolve("ws-t/app.py");
     String appBefore = Files.readString(app);
     String digest =
@@ -340,7 +339,7 @@ class ProcessCommandsTest {
       ProcessCli.Result run = c.run("run", task.toString(), "--run-id", "o1");
       assertThat(run.exit()).as(run.all()).isEqualTo(4);
       assertThat(run.err()).contains("waiting for approval of pay_order pay-widgets#3");
-      assertThat(c.run("approve", "o1", "--approver-key", aliceKey(c)).exit()).isZero();
+      assertThat(c.run("approve", "o1", "--approver", "alice").exit()).isZero();
       ProcessCli.Result resume = c.run("resume", "o1");
       assertThat(resume.exit()).as(resume.all()).isZero();
       assertThat(resume.out()).contains("run o1 completed (verified_outcome)");

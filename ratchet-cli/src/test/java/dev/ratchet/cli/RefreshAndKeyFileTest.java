@@ -22,11 +22,10 @@ class RefreshAndKeyFileTest {
   void expiredApprovalEvidenceIsRefreshedBySignedApprovalAndTheWriteRunsOnce() {
     MemoryHarness h = new MemoryHarness(dir, 11);
     h.run("keys", "generate");
-    h.run("keys", "generate", "--role", "approver", "--id", "alice");
-    String alice = h.home.resolve("approvers/alice.key").toString();
+    String alice = h.person("approver", "alice");
     Path task = h.taskFile("t.json", "\"append_file\"", MemoryHarness.PLAN);
     assertThat(h.run("run", task.toString(), "--run-id", "r1").exit()).isEqualTo(4);
-    assertThat(h.run("approve", "r1", "--approver-key", alice, "--ttl", "90s").exit()).isZero();
+    assertThat(h.run("approve", "r1", "--key", alice, "--ttl", "90s").exit()).isZero();
 
     // A worker consumes the approval and dies before the adapter call (AFTER_APPROVAL_COMMIT).
     h.clock.advance(Duration.ofMinutes(1));
@@ -59,10 +58,10 @@ class RefreshAndKeyFileTest {
     assertThat(h.run("inspect", "r1").out())
         .contains("approval        by alice")
         .contains("EXPIRED");
-    MemoryHarness.Result approve = h.run("approve", "r1", "--approver-key", alice);
+    MemoryHarness.Result approve = h.run("approve", "r1", "--key", alice);
     assertThat(approve.exit()).isEqualTo(2);
     assertThat(approve.err()).contains("expired: use 'ratchet refresh-approval r1'");
-    assertThat(h.run("refresh-approval", "r1", "--approver-key", alice).exit()).isZero();
+    assertThat(h.run("refresh-approval", "r1", "--key", alice).exit()).isZero();
     MemoryHarness.Result done = h.run("resume", "r1");
     assertThat(done.exit()).as(done.out() + done.err()).isZero();
     assertThat(h.workspace.ledger()).hasSize(2);

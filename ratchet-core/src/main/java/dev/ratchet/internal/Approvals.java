@@ -1,9 +1,9 @@
 package dev.ratchet.internal;
 
 import dev.ratchet.adapter.Observation;
+import dev.ratchet.error.DecisionRefused;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.Approval;
@@ -11,14 +11,13 @@ import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.RecordSet;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 
 /**
- * Checks signed approvals (SPEC §6, reference-behaviour §2.3.3 and §3.5): trusted approver, valid
- * HMAC, exact bindings, expiry. Approvals arrive through the run's inbox (D12) and are consumed
- * only in a commit of the lease holder.
+ * Checks signed approvals (SPEC §6, D19, reference-behaviour §2.3.3 and §3.5): trusted approver
+ * key, valid Ed25519 signature, exact bindings, expiry; every refusal has a {@link
+ * DecisionRefused.Reason}. Approvals arrive through the run's inbox (D12) and are consumed only in
+ * a commit of the lease holder.
  */
 final class Approvals {
   private Approvals() {}
@@ -26,7 +25,7 @@ final class Approvals {
   /** Signature and trust root only; returns the parsed payload. */
   static Approval authenticate(RunContext ctx, SignedEnvelope env) {
     Approval a = Approval.fromJson(env.payload(), "approval.payload");
-    ctx.approvers().verify(a.approverId(), Canonical.bytes(env.payload()), env.hmacSha256());
+    ctx.approvers().verify(env.keyId(), env.signedBytes(), env.signatureEd25519());
     return a;
   }
 
@@ -55,17 +54,19 @@ final class Approvals {
     mustEqual("state_fingerprint", a.stateFingerprint(), env.stateFingerprint());
     mustEqual("environment_revision", a.environmentRevision(), env.revision());
     if (fresh && a.expiresAtProposal() < proposals) {
-      throw RatchetException.approval(
+      throw new DecisionRefused(
+          DecisionRefused.Reason.EXPIRED,
           "approval expired: proposal count " + proposals + " is past " + a.expiresAtProposal());
     }
     if (fresh && a.expiresAtMs() <= ctx.nowMs()) {
-      throw RatchetException.approval("approval expired at " + a.expiresAtMs() + " ms");
+      throw new DecisionRefused(
+          DecisionRefused.Reason.EXPIRED, "approval expired at " + a.expiresAtMs() + " ms");
     }
   }
 
   /**
    * The first inbox approval for {@code action} that is unconsumed, authentic and exactly bound;
-   * null if none. Reasons for every refused candidate go into {@code refusals}.
+   * null if none. Every refused candidate goes into {@code refusals} with its reason.
    */
   static SignedEnvelope findValid(
       Engine engine,
@@ -73,7 +74,7 @@ final class Approvals {
       Action action,
       String digest,
       Observation env,
-      List<String> refusals) {
+      Refusals refusals) {
     RunContext ctx = engine.ctx();
     for (InboxItem item : ctx.store().inbox(engine.state().taskId(), engine.state().runId())) {
       if (item.kind() != InboxItem.Kind.APPROVAL) {
@@ -88,40 +89,41 @@ final class Approvals {
         }
         Approval a = authenticate(ctx, env1);
         if (!a.nonce().equals(item.nonce())) {
-          throw RatchetException.approval("approval nonce differs from its inbox nonce");
+          throw new DecisionRefused(
+              DecisionRefused.Reason.WRONG_BINDING, "approval nonce differs from its inbox nonce");
         }
         if (engine.has(op, RecordSet.NONCES, a.nonce())) {
-          throw RatchetException.approval("approval nonce '" + a.nonce() + "' was already used");
+          throw new DecisionRefused(
+              DecisionRefused.Reason.REPLAYED_NONCE,
+              "approval nonce '" + a.nonce() + "' was already used");
         }
         checkBinding(ctx, engine.state(), a, action, digest, env, op.b.usage.proposals(), true);
         return env1;
       } catch (RatchetException e) {
-        if (e.code() == ErrorCode.CHECKPOINT) {
-          throw e; // a tampered record the check read (D20): never a mere refusal
+        if (e.code() == ErrorCode.CHECKPOINT
+            || e.code() == ErrorCode.FENCED
+            || e.code() == ErrorCode.STORE_UNAVAILABLE) {
+          throw e; // a tampered record (D20) or a lost lease: never a mere refusal
         }
-        refusals.add(item.nonce() + ": " + e.getMessage());
+        refusals.add(item, e);
       }
     }
     return null;
   }
 
-  static RatchetException noneValid(String actionId, List<String> refusals) {
-    return new RatchetException(
-        ErrorCode.APPROVAL,
-        "no valid approval for action '"
-            + actionId
-            + "'"
-            + (refusals.isEmpty() ? " (none delivered)" : ": " + String.join("; ", refusals)));
+  static RatchetException noneValid(String actionId, Refusals refusals) {
+    return refusals.noneValid("approval for action '" + actionId + "'");
   }
 
   private static void mustEqual(String field, Object got, Object want) {
     if (!Objects.equals(got, want)) {
-      throw RatchetException.approval(
+      throw new DecisionRefused(
+          DecisionRefused.Reason.WRONG_BINDING,
           "approval." + field + " is not bound to this action and environment");
     }
   }
 
-  static List<String> newRefusals() {
-    return new ArrayList<>();
+  static Refusals newRefusals() {
+    return new Refusals();
   }
 }

@@ -15,7 +15,6 @@ import dev.ratchet.model.TraceOutcome;
 import dev.ratchet.model.WriteLifecycle;
 import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.RecordSet;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -41,6 +40,16 @@ final class PendingExecutor {
     this.engine = engine;
     this.ctx = engine.ctx();
     this.recovering = recovering;
+  }
+
+  private String awaitingWhy;
+
+  /**
+   * After {@link #reconcile} returned null while recovering: why no inbox approval was accepted
+   * (each refused item with its nonce, key id and reason).
+   */
+  String awaitingWhy() {
+    return awaitingWhy;
   }
 
   StepOutcome execute(String actionId) {
@@ -74,10 +83,11 @@ final class PendingExecutor {
           ErrorCode.STALE_OBSERVATION,
           "pending write " + actionId + " was planned against a state that no longer holds");
     }
-    List<String> refusals = Approvals.newRefusals();
+    Refusals refusals = Approvals.newRefusals();
     PendingIntent approved = ensureApproval(p, refusals);
     if (approved == null) {
       if (recovering) {
+        awaitingWhy = Approvals.noneValid(actionId, refusals).getMessage();
         return null;
       }
       throw Approvals.noneValid(actionId, refusals);
@@ -192,7 +202,7 @@ final class PendingExecutor {
    * refusal is committed to the trace, the reasons are added to {@code refusals}, and null is
    * returned.
    */
-  private PendingIntent ensureApproval(PendingIntent p, List<String> refusals) {
+  private PendingIntent ensureApproval(PendingIntent p, Refusals refusals) {
     if (!ctx.task().requiresApproval(p.action().kind())) {
       return p;
     }
@@ -224,6 +234,7 @@ final class PendingExecutor {
           JsonObject.builder()
               .put("error_code", ErrorCode.APPROVAL.name())
               .put("pending_frozen", true)
+              .put(Refusals.FIELD, refusals.toJson())
               .build());
       engine.commit(op);
       return null;

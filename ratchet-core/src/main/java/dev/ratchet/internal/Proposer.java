@@ -14,7 +14,6 @@ import dev.ratchet.model.WriteLifecycle;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.RecordSet;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -45,11 +44,11 @@ final class Proposer {
           || e.code() == ErrorCode.STORE_UNAVAILABLE) {
         throw e;
       }
-      op.trace(
-          action.actionId(),
-          action.kind(),
-          Outcomes.rejection(e.code()),
-          JsonObject.builder().put("error_code", e.code().name()).build());
+      JsonObject.Builder detail = JsonObject.builder().put("error_code", e.code().name());
+      if (Refusals.of(e) != null) {
+        detail.put(Refusals.FIELD, Refusals.of(e));
+      }
+      op.trace(action.actionId(), action.kind(), Outcomes.rejection(e.code()), detail.build());
       engine.budgetClose(op);
       engine.commit(op);
       throw e;
@@ -118,7 +117,7 @@ final class Proposer {
 
   /** Approval for a non-write, or for a replay of a key the run holds (P7: before idempotency). */
   private void consumeApprovalNow(Engine.Op op, Action action, String digest, Observation live) {
-    List<String> refusals = Approvals.newRefusals();
+    Refusals refusals = Approvals.newRefusals();
     SignedEnvelope env = Approvals.findValid(engine, op, action, digest, live, refusals);
     if (env == null) {
       throw Approvals.noneValid(action.actionId(), refusals);

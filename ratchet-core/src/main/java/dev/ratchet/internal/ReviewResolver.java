@@ -2,9 +2,9 @@ package dev.ratchet.internal;
 
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
+import dev.ratchet.error.DecisionRefused;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Phase;
@@ -12,11 +12,10 @@ import dev.ratchet.model.PhaseTransitions.Transition;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.model.TraceOutcome;
 import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.RecordSet;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -41,7 +40,7 @@ final class ReviewResolver {
     if (op.b.phase() != Phase.NEEDS_REVIEW || op.b.review == null) {
       throw RatchetException.contract("run is not frozen in needs_review: nothing to resolve");
     }
-    List<String> refusals = new ArrayList<>();
+    Refusals refusals = new Refusals();
     for (InboxItem item : ctx.store().inbox(engine.state().taskId(), engine.state().runId())) {
       if (item.kind() != InboxItem.Kind.REVIEW_DECISION) {
         continue;
@@ -56,26 +55,38 @@ final class ReviewResolver {
             || e.code() == ErrorCode.CHECKPOINT) {
           throw e;
         }
-        refusals.add(item.nonce() + ": " + e.getMessage());
+        refusals.add(item, e);
       }
     }
-    throw new RatchetException(
-        ErrorCode.APPROVAL,
-        "no valid reviewer decision for "
-            + op.b.review.caseId()
-            + (refusals.isEmpty() ? " (none delivered)" : ": " + String.join("; ", refusals)));
+    RatchetException none = refusals.noneValid("reviewer decision for " + op.b.review.caseId());
+    if (!refusals.isEmpty()) {
+      ReviewCase c = op.b.review;
+      op.trace(
+          c.pending() == null ? null : c.pending().action().actionId(),
+          c.pending() == null ? null : c.pending().action().kind(),
+          TraceOutcome.REVIEW_DECISION_REJECTED,
+          JsonObject.builder()
+              .put("error_code", ErrorCode.APPROVAL.name())
+              .put("case_id", c.caseId())
+              .put(Refusals.FIELD, refusals.toJson())
+              .build());
+      engine.commit(op);
+    }
+    throw none;
   }
 
   private ReviewDecision check(Engine.Op op, ReviewCase c, SignedEnvelope env, String inboxNonce) {
     ReviewDecision d = ReviewDecision.fromJson(env.payload(), "decision.payload");
-    ctx.reviewers().verify(d.reviewerId(), Canonical.bytes(env.payload()), env.hmacSha256());
+    ctx.reviewers().verify(env.keyId(), env.signedBytes(), env.signatureEd25519());
     same("task_id", d.taskId(), engine.state().taskId());
     same("run_id", d.runId(), engine.state().runId());
     same("policy_id", d.policyId(), ctx.task().policyId());
     same("policy_version", d.policyVersion(), ctx.task().policyVersion());
     same("nonce", d.nonce(), inboxNonce);
     if (engine.has(op, RecordSet.NONCES, d.nonce())) {
-      throw RatchetException.approval("reviewer nonce '" + d.nonce() + "' was already used");
+      throw new DecisionRefused(
+          DecisionRefused.Reason.REPLAYED_NONCE,
+          "reviewer nonce '" + d.nonce() + "' was already used");
     }
     same("case_id", d.caseId(), c.caseId());
     if (c.pending() != null) {
@@ -159,7 +170,9 @@ final class ReviewResolver {
 
   private static void same(String field, Object got, Object want) {
     if (!Objects.equals(got, want)) {
-      throw RatchetException.approval("decision." + field + " is not bound to the frozen case");
+      throw new DecisionRefused(
+          DecisionRefused.Reason.WRONG_BINDING,
+          "decision." + field + " is not bound to the frozen case");
     }
   }
 }

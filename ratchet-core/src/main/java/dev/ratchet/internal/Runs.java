@@ -213,7 +213,8 @@ public final class Runs {
     PendingExecutor executor = new PendingExecutor(engine, true);
     StepOutcome o = executor.reconcile(actionId);
     if (o == null) {
-      return new Recovery(engine.generation(), found, Recovery.Did.AWAITING_APPROVAL, null);
+      return new Recovery(
+          engine.generation(), found, Recovery.Did.AWAITING_APPROVAL, null, executor.awaitingWhy());
     }
     Recovery.Did did;
     if (o.kind() == StepOutcome.Kind.RECONCILED) {

@@ -31,6 +31,7 @@ public enum TraceOutcome {
   ENVIRONMENT_DRIFT("environment_drift"),
   REVIEW_REPLANNED("review_replanned"),
   REVIEW_ABORTED("review_aborted"),
+  REVIEW_DECISION_REJECTED("review_decision_rejected"),
   CHECKPOINT_RESIGNED("checkpoint_resigned");
 
   private final String wireName;

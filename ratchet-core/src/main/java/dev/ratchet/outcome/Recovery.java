@@ -11,8 +11,14 @@ import dev.ratchet.model.Phase;
  * @param found what the checkpoint and the live environment showed
  * @param did what recovery did
  * @param outcome the outcome of the reconciliation step, or null
+ * @param why for {@code awaiting_approval}: why no inbox approval was accepted (each refused item
+ *     with its nonce, key id and reason); otherwise null
  */
-public record Recovery(long generation, Found found, Did did, StepOutcome outcome) {
+public record Recovery(long generation, Found found, Did did, StepOutcome outcome, String why) {
+  public Recovery(long generation, Found found, Did did, StepOutcome outcome) {
+    this(generation, found, did, outcome, null);
+  }
+
   public Recovery {
     java.util.Objects.requireNonNull(found, "found");
     java.util.Objects.requireNonNull(did, "did");

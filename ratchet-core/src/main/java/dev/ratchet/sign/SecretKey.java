@@ -9,7 +9,8 @@ import java.util.Objects;
  * An HMAC key with its public id (SPEC D15). The material never leaves this object except into a
  * {@link javax.crypto.Mac}: {@link #toString()} shows the id only, and there is no accessor for the
  * bytes. {@code failure} is the error code a verification failure under this key reports ({@code
- * CHECKPOINT} for checkpoint keys, {@code APPROVAL} for approver and reviewer keys).
+ * CHECKPOINT} for checkpoint keys). Human decisions are Ed25519, not HMAC (D19, {@link
+ * SigningKey}).
  */
 public final class SecretKey {
   /** SPEC D15: at least 256 bits of key material. */
@@ -36,11 +37,6 @@ public final class SecretKey {
   /** A checkpoint-signing key: failures under it are {@code CHECKPOINT}. */
   public static SecretKey checkpoint(String id, byte[] material) {
     return new SecretKey(id, material, ErrorCode.CHECKPOINT);
-  }
-
-  /** An approver or reviewer key: failures under it are {@code APPROVAL}. */
-  public static SecretKey approval(String id, byte[] material) {
-    return new SecretKey(id, material, ErrorCode.APPROVAL);
   }
 
   public String id() {

@@ -1,56 +1,82 @@
 package dev.ratchet.sign;
 
-import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.DecisionRefused;
 import dev.ratchet.error.RatchetException;
+import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The keys of the people allowed to sign one kind of decision (SPEC D15): approvers sign approvals,
- * reviewers sign review decisions. A signer unknown to this root is refused; there is no fallback
- * to another root or to the checkpoint key.
+ * The public keys of the people allowed to sign one kind of decision (SPEC D19): approvers sign
+ * approvals, reviewers sign review decisions. Public keys only: whoever reads a worker's trust root
+ * cannot sign with it. Keys are found by key id; a key unknown to this root is refused, with no
+ * fallback to another root or to the checkpoint key.
  */
 public final class TrustRoot {
   private final Role role;
-  private final Map<String, SecretKey> keysBySigner;
+  private final Map<String, TrustedKey> keysById;
 
-  private TrustRoot(Role role, Map<String, SecretKey> keysBySigner) {
+  private TrustRoot(Role role, Collection<TrustedKey> keys) {
     this.role = role;
-    // Sorted, so toString (ids only) is the same on every run.
-    this.keysBySigner = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(keysBySigner));
+    TreeMap<String, TrustedKey> byId = new TreeMap<>();
+    for (TrustedKey k : keys) {
+      if (byId.put(k.keyId(), k) != null) {
+        throw RatchetException.contract(
+            role.noun() + " key id '" + k.keyId() + "' appears twice in the trust root");
+      }
+    }
+    // Sorted, so toString is the same on every run.
+    this.keysById = java.util.Collections.unmodifiableSortedMap(byId);
   }
 
-  public static TrustRoot approvers(Map<String, SecretKey> keysBySigner) {
-    return new TrustRoot(Role.APPROVER, keysBySigner);
+  public static TrustRoot approvers(Collection<TrustedKey> keys) {
+    return new TrustRoot(Role.APPROVER, keys);
   }
 
-  public static TrustRoot reviewers(Map<String, SecretKey> keysBySigner) {
-    return new TrustRoot(Role.REVIEWER, keysBySigner);
+  public static TrustRoot reviewers(Collection<TrustedKey> keys) {
+    return new TrustRoot(Role.REVIEWER, keys);
   }
 
   public Role role() {
     return role;
   }
 
-  public boolean trusts(String signerId) {
-    return keysBySigner.containsKey(signerId);
+  public boolean trusts(String keyId) {
+    return keysById.containsKey(keyId);
   }
 
-  /** Throws {@code APPROVAL} unless {@code signerId} is trusted and {@code hmacHex} verifies. */
-  public void verify(String signerId, byte[] message, String hmacHex) {
-    SecretKey key = keysBySigner.get(signerId);
+  /** The label of a trusted key id. */
+  public Optional<String> label(String keyId) {
+    return Optional.ofNullable(keysById.get(keyId)).map(TrustedKey::label);
+  }
+
+  /**
+   * Refuses ({@link DecisionRefused}, code {@code APPROVAL}) unless {@code keyId} is trusted and
+   * {@code signature} is its Ed25519 signature of {@code message}.
+   */
+  public void verify(String keyId, byte[] message, String signature) {
+    TrustedKey key = keysById.get(keyId);
     if (key == null) {
-      throw new RatchetException(
-          ErrorCode.APPROVAL, role.noun() + " '" + signerId + "' is not trusted by this run");
+      throw new DecisionRefused(
+          DecisionRefused.Reason.UNTRUSTED_SIGNER,
+          role.noun() + " key '" + keyId + "' is not trusted by this run");
     }
-    if (!Hmac.verifyHex(key, message, hmacHex)) {
-      throw new RatchetException(
-          ErrorCode.APPROVAL, role.noun() + " signature of '" + signerId + "' does not verify");
+    byte[] sig = Ed25519.decodeSignature(signature);
+    if (sig == null || !Ed25519.verify(key.publicKey(), message, sig)) {
+      throw new DecisionRefused(
+          DecisionRefused.Reason.BAD_SIGNATURE,
+          role.noun()
+              + " signature under key '"
+              + keyId
+              + "' ("
+              + key.label()
+              + ") does not verify");
     }
   }
 
   @Override
   public String toString() {
-    return "TrustRoot[" + role.noun() + "s=" + keysBySigner.keySet() + "]";
+    return "TrustRoot[" + role.noun() + "s=" + keysById.keySet() + "]";
   }
 }

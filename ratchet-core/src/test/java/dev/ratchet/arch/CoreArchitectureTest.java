@@ -41,6 +41,8 @@ class CoreArchitectureTest {
     noClasses()
         .that()
         .doNotHaveFullyQualifiedName("dev.ratchet.seam.Seams")
+        .and()
+        .doNotHaveFullyQualifiedName("dev.ratchet.sign.Ed25519$SeedRandom")
         .should()
         .callMethod(java.time.Instant.class, "now")
         .orShould()

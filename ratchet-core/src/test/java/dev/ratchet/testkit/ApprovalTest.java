@@ -181,7 +181,7 @@ class ApprovalTest {
     long refreshed =
         f.store.records(task.taskId(), "run-1", RecordSet.TRACE, 1, 1000).stream()
             .filter(r -> r.body().contains("approval_refreshed"))
-            .filter(r -> r.body().contains(old.hmacSha256()))
+            .filter(r -> r.body().contains(old.signatureEd25519()))
             .count();
     assertThat(refreshed).isEqualTo(1);
     assertThat(recovered.state().phase()).isEqualTo(Phase.RUNNING);

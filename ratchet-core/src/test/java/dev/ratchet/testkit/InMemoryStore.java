@@ -52,6 +52,7 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
 
   private final Map<String, Boolean> released = new HashMap<>();
   private volatile boolean available = true;
+  private volatile boolean listConsumedInboxItems;
 
   public InMemoryStore(InstantSource clock) {
     this(clock, Seams.secureEntropy());
@@ -61,6 +62,14 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
   public InMemoryStore(InstantSource clock, Entropy entropy) {
     this.clock = clock;
     this.entropy = entropy;
+  }
+
+  /**
+   * Lists consumed inbox items again, as a store whose inbox filter an attacker removed would: the
+   * worker must still refuse them (replayed nonce).
+   */
+  public void listConsumedInboxItems(boolean on) {
+    this.listConsumedInboxItems = on;
   }
 
   /** Makes every call fail with {@code STORE_UNAVAILABLE}, as an unreachable database would. */
@@ -242,7 +251,9 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
       return List.of();
     }
     Map<String, StoredRecord> consumed = run.byKey.getOrDefault(RecordSet.NONCES, Map.of());
-    return run.inbox.values().stream().filter(i -> !consumed.containsKey(i.nonce())).toList();
+    return run.inbox.values().stream()
+        .filter(i -> listConsumedInboxItems || !consumed.containsKey(i.nonce()))
+        .toList();
   }
 
   // ---- leases (D8), judged on the injected clock ----

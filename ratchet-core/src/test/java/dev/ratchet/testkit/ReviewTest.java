@@ -17,7 +17,7 @@ import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.outcome.StepOutcome;
-import dev.ratchet.sign.SecretKey;
+import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.RecordSet;
 import org.junit.jupiter.api.BeforeEach;
@@ -71,14 +71,23 @@ class ReviewTest {
     assertThat(again.state().review()).isEqualTo(c);
   }
 
-  private void assertStaysFrozen(ReviewDecision d, SecretKey key) {
+  private void assertStaysFrozen(ReviewDecision d, SigningKey key) {
     long gen = run.generation();
+    ReviewCase open = run.state().review();
     f.deliverDecision(run.state(), d, key);
     assertThatThrownBy(() -> run.resolveReview())
         .isInstanceOfSatisfying(
             RatchetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.APPROVAL));
-    assertThat(run.generation()).isEqualTo(gen);
+    // The only commit is the trace of the refusal (issue 14): same case, same phase.
+    assertThat(run.generation()).isEqualTo(gen + 1);
+    assertThat(run.state().review()).isEqualTo(open);
     assertThat(run.state().phase()).isEqualTo(Phase.NEEDS_REVIEW);
+    String last =
+        f.store.records(task.taskId(), "run-1", RecordSet.TRACE, 1, 10_000).stream()
+            .reduce((a, b) -> b)
+            .orElseThrow()
+            .body();
+    assertThat(last).contains("review_decision_rejected").contains(d.nonce());
   }
 
   @Test

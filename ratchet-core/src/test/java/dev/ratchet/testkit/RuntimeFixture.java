@@ -12,15 +12,17 @@ import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.seam.CrashSeam;
-import dev.ratchet.sign.Hmac;
+import dev.ratchet.sign.Ed25519;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretKey;
+import dev.ratchet.sign.SigningKey;
 import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.LeaseStore;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -41,9 +43,9 @@ public final class RuntimeFixture {
   public final LeaseStore leases;
   public final SecretKey checkpointKey;
   public final KeyRing keyRing;
-  public final SecretKey approverKey;
+  public final SigningKey approverKey;
   public final TrustRoot approvers;
-  public final SecretKey reviewerKey;
+  public final SigningKey reviewerKey;
   public final TrustRoot reviewers;
 
   private java.util.function.Consumer<CrashSeam> storeCrashHook = seam -> {};
@@ -66,12 +68,10 @@ public final class RuntimeFixture {
     this.checkpointKey =
         SecretKey.of("ckpt-1", entropy.bytes(32), dev.ratchet.error.ErrorCode.CHECKPOINT);
     this.keyRing = KeyRing.of(checkpointKey);
-    this.approverKey =
-        SecretKey.of("alice", entropy.bytes(32), dev.ratchet.error.ErrorCode.APPROVAL);
-    this.approvers = TrustRoot.approvers(Map.of("alice", approverKey));
-    this.reviewerKey =
-        SecretKey.of("rita", entropy.bytes(32), dev.ratchet.error.ErrorCode.APPROVAL);
-    this.reviewers = TrustRoot.reviewers(Map.of("rita", reviewerKey));
+    this.approverKey = SigningKey.of("alice", Ed25519.generate(entropy));
+    this.approvers = TrustRoot.approvers(List.of(approverKey.trusted()));
+    this.reviewerKey = SigningKey.of("rita", Ed25519.generate(entropy));
+    this.reviewers = TrustRoot.reviewers(List.of(reviewerKey.trusted()));
   }
 
   /** An in-memory fixture on a fresh {@link InMemoryStore}. */
@@ -143,7 +143,7 @@ public final class RuntimeFixture {
     return deliverApproval(s, a, approverKey);
   }
 
-  public SignedEnvelope deliverApproval(RunState s, Approval a, SecretKey key) {
+  public SignedEnvelope deliverApproval(RunState s, Approval a, SigningKey key) {
     SignedEnvelope env = sign(a.toJson(), key);
     store.deliver(
         s.taskId(),
@@ -174,7 +174,7 @@ public final class RuntimeFixture {
         "nonce-" + entropy.hex128());
   }
 
-  public SignedEnvelope deliverDecision(RunState s, ReviewDecision d, SecretKey key) {
+  public SignedEnvelope deliverDecision(RunState s, ReviewDecision d, SigningKey key) {
     SignedEnvelope env = sign(d.toJson(), key);
     store.deliver(
         s.taskId(),
@@ -183,7 +183,8 @@ public final class RuntimeFixture {
     return env;
   }
 
-  public static SignedEnvelope sign(JsonObject payload, SecretKey key) {
-    return new SignedEnvelope(payload, Hmac.hmacHex(key, Canonical.bytes(payload)));
+  /** {@code payload} signed with {@code key}'s Ed25519 private key, as an operator would. */
+  public static SignedEnvelope sign(JsonObject payload, SigningKey key) {
+    return SignedEnvelope.sign(payload, key);
   }
 }

@@ -3,15 +3,12 @@ package dev.ratchet.cli.internal;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
-import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.seam.Entropy;
-import dev.ratchet.sign.Hmac;
-import dev.ratchet.sign.SecretKey;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.InboxItem;
 import java.time.Duration;
@@ -28,10 +25,6 @@ public final class Decisions {
   private static final Pattern DURATION = Pattern.compile("([1-9][0-9]{0,6})([smhd])");
 
   private Decisions() {}
-
-  public static SignedEnvelope sign(JsonObject payload, SecretKey key) {
-    return new SignedEnvelope(payload, Hmac.hmacHex(key, Canonical.bytes(payload)));
-  }
 
   public static String nonce(String prefix, Entropy entropy) {
     return prefix + "-" + entropy.hex128();

@@ -8,6 +8,7 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.RunState;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.seam.CrashSeam;
+import dev.ratchet.sign.Role;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -136,8 +137,15 @@ public final class Demo {
       Home home = settings.resolvedHome();
       KeyFiles.create(home.keys().resolve("ckpt-1.key"), services.entropy());
       KeyFiles.activate(home.keys(), "ckpt-1");
-      KeyFiles.create(home.approvers().resolve("alice.key"), services.entropy());
-      KeyFiles.create(home.reviewers().resolve("rita.key"), services.entropy());
+      KeyConfig.install(
+          home.approvers(),
+          KeyConfig.createIdentity(
+                  home.identity(Role.APPROVER, "alice"), "alice", services.entropy())
+              .trusted());
+      KeyConfig.install(
+          home.reviewers(),
+          KeyConfig.createIdentity(home.identity(Role.REVIEWER, "rita"), "rita", services.entropy())
+              .trusted());
       Files.writeString(
           taskFile, DemoScenario.taskFile(workspace, "workspace"), StandardCharsets.UTF_8);
     } catch (IOException ex) {

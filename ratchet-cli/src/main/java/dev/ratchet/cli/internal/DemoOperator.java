@@ -11,7 +11,9 @@ import dev.ratchet.model.Approval;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
-import dev.ratchet.sign.SecretKey;
+import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.sign.Role;
+import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.InboxItem;
 
@@ -36,19 +38,22 @@ final class DemoOperator {
         throw new RatchetException(
             ErrorCode.INTERNAL, "no pending write " + actionId + " to approve");
       }
-      SecretKey alice =
-          KeyConfig.signer(s.home().approvers().resolve("alice.key"), null, "-", "-", "-");
+      SigningKey alice = KeyConfig.signer(null, "alice", s.home(), Role.APPROVER);
       long now = demo.services().clock().millis();
       Approval a =
           Approval.ofPending(
-              alice.id(),
+              alice.label(),
               st,
               c.task().task(),
               st.usage().proposals() + 10,
               now + 600_000,
               Decisions.nonce("approval", demo.services().entropy()));
       Decisions.deliver(
-          s.store(), st, InboxItem.Kind.APPROVAL, a.nonce(), Decisions.sign(a.toJson(), alice));
+          s.store(),
+          st,
+          InboxItem.Kind.APPROVAL,
+          a.nonce(),
+          SignedEnvelope.sign(a.toJson(), alice));
       demo.say("  approval of " + actionId + " signed by alice and delivered to the run's inbox");
     }
   }
@@ -93,11 +98,10 @@ final class DemoOperator {
   void signReplan() {
     try (Session s = demo.openSession()) {
       Session.Checked c = s.check(DemoScenario.RUN_ID);
-      SecretKey rita =
-          KeyConfig.signer(s.home().reviewers().resolve("rita.key"), null, "-", "-", "-");
+      SigningKey rita = KeyConfig.signer(null, "rita", s.home(), Role.REVIEWER);
       ReviewDecision d =
           Decisions.decision(
-              rita.id(),
+              rita.label(),
               c.state(),
               c.task().task(),
               ReviewDecision.REPLAN,
@@ -108,7 +112,7 @@ final class DemoOperator {
           c.state(),
           InboxItem.Kind.REVIEW_DECISION,
           d.nonce(),
-          Decisions.sign(d.toJson(), rita));
+          SignedEnvelope.sign(d.toJson(), rita));
       demo.say(
           "reviewer rita signed a replan of case "
               + c.state().review().caseId()

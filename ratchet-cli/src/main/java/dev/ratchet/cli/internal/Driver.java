@@ -53,7 +53,9 @@ public final class Driver {
     if (recovery != null
         && dev.ratchet.outcome.Recovery.Did.AWAITING_APPROVAL == recovery.did()
         && run.state().pending() != null) {
-      return awaitingApproval(run.state(), "no valid approval was in the run's inbox");
+      return awaitingApproval(
+          run.state(),
+          recovery.why() != null ? recovery.why() : "no valid approval was in the run's inbox");
     }
     for (int guard = 0; guard < 4 * plan.size() + 16; guard++) {
       RunState s = run.state();
@@ -175,7 +177,7 @@ public final class Driver {
             + s.runId()
             + "' and decides with 'ratchet review decide "
             + s.runId()
-            + " --decision replan|abort --reviewer-key FILE'; then 'ratchet resume "
+            + " --decision replan|abort --reviewer NAME'; then 'ratchet resume "
             + s.runId()
             + "'");
   }
@@ -194,7 +196,7 @@ public final class Driver {
             + why
             + ". An approver runs 'ratchet approve "
             + s.runId()
-            + " --approver-key FILE' (or 'ratchet refresh-approval' for expired evidence); then"
+            + " --approver NAME' (or 'ratchet refresh-approval' for expired evidence); then"
             + " 'ratchet resume "
             + s.runId()
             + "'");

@@ -4,8 +4,9 @@ import java.nio.file.Path;
 
 /**
  * The command line's local directory ({@code --home}, default {@code ./.ratchet}): the default
- * SQLite store, the checkpoint key directory, the approver and reviewer trust directories, and the
- * recorded task files that {@code resume} and the other commands look runs up in.
+ * SQLite store, the checkpoint key directory, the approver and reviewer trust directories (public
+ * keys only), the operator's own signing keys ({@code identities/}, never needed by a worker), and
+ * the recorded task files that {@code resume} and the other commands look runs up in.
  */
 public record Home(Path dir) {
   public static final String ACTIVE = "active";
@@ -19,12 +20,26 @@ public record Home(Path dir) {
     return dir.resolve("keys");
   }
 
+  /** Trusted approver public keys: {@code <name>.pub} (X.509 PEM). */
   public Path approvers() {
     return dir.resolve("approvers");
   }
 
+  /** Trusted reviewer public keys: {@code <name>.pub} (X.509 PEM). */
   public Path reviewers() {
     return dir.resolve("reviewers");
+  }
+
+  /**
+   * This operator's own Ed25519 keys for {@code role}: {@code <name>.key} (PKCS#8 PEM, 0600) and
+   * {@code <name>.pub}. A worker's home need not (and should not) hold any.
+   */
+  public Path identities(dev.ratchet.sign.Role role) {
+    return dir.resolve("identities").resolve(role.noun());
+  }
+
+  public Path identity(dev.ratchet.sign.Role role, String name) {
+    return identities(role).resolve(name + ".key");
   }
 
   /** Task files by the SHA-256 of their canonical JSON. */

@@ -2,10 +2,16 @@ package dev.ratchet.cli.internal;
 
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.seam.Entropy;
+import dev.ratchet.sign.Ed25519;
 import dev.ratchet.sign.KeyRing;
+import dev.ratchet.sign.Pem;
+import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SecretKey;
 import dev.ratchet.sign.SecretKeys;
+import dev.ratchet.sign.SigningKey;
 import dev.ratchet.sign.TrustRoot;
+import dev.ratchet.sign.TrustedKey;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,24 +28,28 @@ import java.util.stream.Stream;
  * {@code .key}. Checkpoint keys come from {@code --key-file} (the first signs, the others only
  * verify), else from {@code RATCHET_CHECKPOINT_KEY}, else from the key directory, whose {@code
  * active} file names the signing key while every other key there still verifies. Approver and
- * reviewer trust roots are every key file in their directories. Messages name files and ids only.
+ * reviewer trust roots are every Ed25519 public key ({@code <name>.pub}, X.509 PEM) in their
+ * directories; an operator signs with their own private key ({@code --key FILE}, or {@code
+ * <home>/identities/<role>/<name>.key}). Messages name files and ids only, never key bytes.
  */
 public final class KeyConfig {
   public static final String ENV_CHECKPOINT_KEY = "RATCHET_CHECKPOINT_KEY";
   public static final String ENV_CHECKPOINT_KEY_ID = "RATCHET_CHECKPOINT_KEY_ID";
-  public static final String ENV_APPROVER_KEY = "RATCHET_APPROVER_KEY";
-  public static final String ENV_APPROVER_ID = "RATCHET_APPROVER_ID";
-  public static final String ENV_REVIEWER_KEY = "RATCHET_REVIEWER_KEY";
-  public static final String ENV_REVIEWER_ID = "RATCHET_REVIEWER_ID";
   public static final String SUFFIX = ".key";
+  public static final String PUBLIC_SUFFIX = ".pub";
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
   private KeyConfig() {}
 
   /** The id of a key file: its name without {@code .key}. */
   public static String idOf(Path file) {
+    return nameOf(file, SUFFIX);
+  }
+
+  /** A file's name without {@code suffix}, checked like an id. */
+  public static String nameOf(Path file, String suffix) {
     String name = file.getFileName().toString();
-    String id = name.endsWith(SUFFIX) ? name.substring(0, name.length() - SUFFIX.length()) : name;
+    String id = name.endsWith(suffix) ? name.substring(0, name.length() - suffix.length()) : name;
     return requireId("key file " + file, id);
   }
 
@@ -107,46 +117,105 @@ public final class KeyConfig {
   }
 
   public static TrustRoot approvers(Path dir) {
-    return TrustRoot.approvers(signers(dir));
+    return TrustRoot.approvers(trusted(dir));
   }
 
   public static TrustRoot reviewers(Path dir) {
-    return TrustRoot.reviewers(signers(dir));
+    return TrustRoot.reviewers(trusted(dir));
   }
 
-  private static Map<String, SecretKey> signers(Path dir) {
-    Map<String, SecretKey> out = new TreeMap<>();
-    keyFiles(dir).forEach((id, f) -> out.put(id, SecretKeys.fromFile(id, f, ErrorCode.APPROVAL)));
+  /** The public keys of a trust directory, labelled by file name ({@code alice.pub}: alice). */
+  public static List<TrustedKey> trusted(Path dir) {
+    List<TrustedKey> out = new ArrayList<>();
+    files(dir, PUBLIC_SUFFIX).forEach((name, f) -> out.add(Pem.readPublic(f, name)));
     return out;
   }
 
-  /** A signer's own key: {@code --…-key FILE} (id from {@code --…-id} or the file), else env. */
-  public static SecretKey signer(Path file, String id, String envKey, String envId, String flag) {
-    if (file != null) {
-      String keyId = id == null ? idOf(file) : requireId(flag, id);
-      return SecretKeys.fromFile(keyId, file, ErrorCode.APPROVAL);
+  /**
+   * An operator's own signing key: {@code --key FILE} (labelled {@code name}, else by the file
+   * name), else the home's key of {@code name} for {@code role}.
+   */
+  public static SigningKey signer(Path keyFile, String name, Home home, Role role) {
+    if (keyFile != null) {
+      return Pem.readPrivate(
+          keyFile, name != null ? requireId("--" + role.noun(), name) : idOf(keyFile));
     }
-    if (System.getenv(envKey) == null) {
+    if (name == null) {
       throw RatchetException.contract(
-          "no signing key: pass " + flag + " FILE or set " + envKey + " and " + envId);
+          "no signing key: pass --key FILE or --"
+              + role.noun()
+              + " NAME (whose key 'ratchet keys generate --role "
+              + role.noun()
+              + " --name NAME' wrote to "
+              + home.identities(role)
+              + ")");
     }
-    String keyId = id != null ? id : System.getenv(envId);
-    if (keyId == null) {
-      throw RatchetException.contract(envId + " is not set: it names the signer of " + envKey);
+    return Pem.readPrivate(home.identity(role, requireId("--" + role.noun(), name)), name);
+  }
+
+  /** Writes a new key pair for {@code name}: {@code <name>.key} (0600) and {@code <name>.pub}. */
+  public static SigningKey createIdentity(Path privateFile, String name, Entropy entropy) {
+    SigningKey key = SigningKey.of(name, Ed25519.generate(entropy));
+    Path pub = publicFileOf(privateFile);
+    if (Files.exists(pub)) {
+      throw RatchetException.contract(
+          "key file " + pub + ": already exists; refusing to overwrite");
     }
-    return SecretKeys.fromEnvironment(requireId(envId, keyId), envKey, ErrorCode.APPROVAL);
+    Pem.writePrivate(privateFile, key);
+    Pem.writePublic(pub, key.trusted());
+    return key;
+  }
+
+  /** {@code alice.key} → {@code alice.pub} beside it. */
+  public static Path publicFileOf(Path privateFile) {
+    return privateFile.resolveSibling(idOf(privateFile) + PUBLIC_SUFFIX);
+  }
+
+  /**
+   * Installs {@code key} in trust directory {@code dir} as {@code <label>.pub}; true if written,
+   * false if that exact key is already there; refuses another key under the same label.
+   */
+  public static boolean install(Path dir, TrustedKey key) {
+    requireId("--name", key.label());
+    Path file = dir.resolve(key.label() + PUBLIC_SUFFIX);
+    if (Files.exists(file)) {
+      TrustedKey there = Pem.readPublic(file, key.label());
+      if (there.keyId().equals(key.keyId())) {
+        return false;
+      }
+      throw RatchetException.contract(
+          file
+              + " already holds key "
+              + there.keyId()
+              + " for '"
+              + key.label()
+              + "'; remove it first");
+    }
+    for (TrustedKey k : trusted(dir)) {
+      if (k.keyId().equals(key.keyId())) {
+        throw RatchetException.contract(
+            "key " + key.keyId() + " is already trusted in " + dir + " as '" + k.label() + "'");
+      }
+    }
+    Pem.writePublic(file, key);
+    return true;
   }
 
   /** Key files of a directory by id, sorted; an absent directory has none. */
   public static Map<String, Path> keyFiles(Path dir) {
+    return files(dir, SUFFIX);
+  }
+
+  /** Files of a directory ending in {@code suffix}, by name without it, sorted. */
+  public static Map<String, Path> files(Path dir, String suffix) {
     Map<String, Path> out = new TreeMap<>();
     if (!Files.isDirectory(dir)) {
       return out;
     }
     try (Stream<Path> s = Files.list(dir)) {
-      s.filter(p -> p.getFileName().toString().endsWith(SUFFIX))
+      s.filter(p -> p.getFileName().toString().endsWith(suffix))
           .sorted()
-          .forEach(p -> out.put(idOf(p), p));
+          .forEach(p -> out.put(nameOf(p, suffix), p));
     } catch (IOException e) {
       throw RatchetException.contract(
           dir + ": cannot be listed (" + e.getClass().getSimpleName() + ")");

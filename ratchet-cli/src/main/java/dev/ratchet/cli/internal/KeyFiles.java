@@ -4,6 +4,7 @@ import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.seam.Entropy;
+import dev.ratchet.sign.Pem;
 import dev.ratchet.sign.SecretKeys;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -80,10 +81,14 @@ public final class KeyFiles {
     }
   }
 
-  /** One row of {@code keys list}: id, file, mode and whether the file is acceptable. */
+  /**
+   * One row of {@code keys list}: id (a checkpoint key's file name; an approver's or reviewer's
+   * Ed25519 key id), file, mode and whether the file is acceptable.
+   */
   public static JsonObject describe(
       String role, Path file, String status, Map<String, Integer> runsByKey) {
-    String id = KeyConfig.idOf(file);
+    boolean checkpoint = role.equals("checkpoint");
+    String id = checkpoint ? KeyConfig.idOf(file) : null;
     String mode;
     try {
       mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(file));
@@ -92,14 +97,17 @@ public final class KeyFiles {
     }
     String problem = null;
     try {
-      SecretKeys.fromFile(
-          id, file, role.equals("checkpoint") ? ErrorCode.CHECKPOINT : ErrorCode.APPROVAL);
+      if (checkpoint) {
+        SecretKeys.fromFile(id, file, ErrorCode.CHECKPOINT);
+      } else {
+        id = Pem.readPublic(file, KeyConfig.nameOf(file, KeyConfig.PUBLIC_SUFFIX)).keyId();
+      }
     } catch (RatchetException e) {
       problem = e.getMessage();
     }
     return JsonObject.builder()
         .put("role", role)
-        .put("id", id)
+        .put("id", id == null ? "?" : id)
         .put("file", file.toString())
         .put("mode", mode)
         .put("status", problem == null ? status : "REFUSED: " + problem)

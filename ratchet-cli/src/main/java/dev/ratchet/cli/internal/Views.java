@@ -124,12 +124,21 @@ public final class Views {
         .build();
   }
 
-  /** An inbox item, described from its envelope (signer and what it is for). */
   public static JsonObject inboxItem(InboxItem item) {
+    return inboxItem(item, null);
+  }
+
+  /**
+   * An inbox item, described from its envelope (signer, key id and what it is for), with its
+   * status: {@code delivered}, or {@code refused: <reason>} when a worker refused it (the reason a
+   * trace event recorded with its nonce).
+   */
+  public static JsonObject inboxItem(InboxItem item, String refusedReason) {
     JsonObject.Builder b =
         JsonObject.builder()
             .put("nonce", item.nonce())
-            .put("kind", item.kind().name().toLowerCase(java.util.Locale.ROOT));
+            .put("kind", item.kind().name().toLowerCase(java.util.Locale.ROOT))
+            .put("status", refusedReason == null ? "delivered" : "refused: " + refusedReason);
     try {
       SignedEnvelope env = SignedEnvelope.fromJson(Json.parse(item.envelope()), "inbox");
       if (item.kind() == InboxItem.Kind.APPROVAL) {
@@ -139,7 +148,7 @@ public final class Views {
         ReviewDecision d = ReviewDecision.fromJson(env.payload(), "decision");
         b.put("signer", d.reviewerId()).put("case_id", d.caseId()).put("decision", d.decision());
       }
-      b.put("fingerprint", env.fingerprint());
+      b.put("key_id", env.keyId()).put("fingerprint", env.fingerprint());
     } catch (RuntimeException e) {
       b.put("unreadable", e.getMessage());
     }

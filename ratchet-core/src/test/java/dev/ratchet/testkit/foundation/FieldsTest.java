@@ -249,40 +249,58 @@ class FieldsTest {
 
   @Test
   @Rules({"R1.3-envelope", "R1.2-codes"})
-  void signedEnvelopesArePayloadAndAHex64Hmac() {
-    JsonObject good = obj("{\"payload\":{\"x\":1},\"hmac_sha256\":\"" + HEX + "\"}");
+  void signedEnvelopesArePayloadKeyIdAndAnEd25519Signature() {
+    String kid = HEX.substring(0, 16);
+    String sig = "A".repeat(85) + "w";
+    JsonObject good =
+        obj(
+            "{\"payload\":{\"x\":1},\"key_id\":\""
+                + kid
+                + "\",\"signature_ed25519\":\""
+                + sig
+                + "\"}");
     SignedEnvelope e = SignedEnvelope.fromJson(good, "approval");
     assertThat(e.payload()).isEqualTo(obj("{\"x\":1}"));
-    assertThat(e.hmacSha256()).isEqualTo(HEX);
+    assertThat(e.keyId()).isEqualTo(kid);
+    assertThat(e.signatureEd25519()).isEqualTo(sig);
     assertThat(e.toJson()).isEqualTo(good);
     contract(
-        () -> SignedEnvelope.fromJson(good.without("hmac_sha256"), "approval"),
+        () -> SignedEnvelope.fromJson(good.without("signature_ed25519"), "approval"),
         "approval",
-        "missing fields [hmac_sha256]");
+        "missing fields [signature_ed25519]");
     contract(
         () -> SignedEnvelope.fromJson(good.with("signer", new JsonString("alice")), "approval"),
         "approval",
         "unknown fields [signer]");
     contract(
-        () -> SignedEnvelope.fromJson(good.with("hmac", new JsonString(HEX)), "approval"),
+        () -> SignedEnvelope.fromJson(good.with("hmac_sha256", new JsonString(HEX)), "approval"),
         "approval",
-        "unknown fields [hmac]");
+        "unknown fields [hmac_sha256]");
     for (String bad :
-        List.of(HEX.toUpperCase(), HEX.substring(1), HEX + "0", "zz" + HEX.substring(2))) {
+        List.of(kid.toUpperCase(), kid.substring(1), kid + "0", "zz" + kid.substring(2))) {
       contract(
-          () -> SignedEnvelope.fromJson(good.with("hmac_sha256", new JsonString(bad)), "approval"),
-          "approval.hmac_sha256",
-          "must be 64 lowercase hex characters");
+          () -> SignedEnvelope.fromJson(good.with("key_id", new JsonString(bad)), "approval"),
+          "approval.key_id",
+          "must be 16 lowercase hex digits");
+    }
+    for (String bad :
+        List.of(sig.substring(1), sig + "A", sig.substring(2) + "==", "+" + sig.substring(1))) {
+      contract(
+          () ->
+              SignedEnvelope.fromJson(
+                  good.with("signature_ed25519", new JsonString(bad)), "approval"),
+          "approval.signature_ed25519",
+          "86 unpadded base64url");
     }
     contract(
         () -> SignedEnvelope.fromJson(good.with("payload", Json.parse("[]")), "approval"),
         "approval.payload",
         "must be an object, got array");
     contract(
-        () -> SignedEnvelope.fromJson(good.with("hmac_sha256", Json.parse("1")), "approval"),
-        "approval.hmac_sha256",
+        () -> SignedEnvelope.fromJson(good.with("signature_ed25519", Json.parse("1")), "approval"),
+        "approval.signature_ed25519",
         "must be a string, got integer");
-    contract(() -> new SignedEnvelope(JsonObject.EMPTY, "x"), "hmac_sha256", "64 lowercase hex");
+    contract(() -> new SignedEnvelope(JsonObject.EMPTY, "x", sig), "key_id", "16 lowercase hex");
   }
 
   @Test

@@ -16,9 +16,11 @@ import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.outcome.StepOutcome;
+import dev.ratchet.sign.Ed25519;
 import dev.ratchet.sign.Hmac;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretKey;
+import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.CheckpointEnvelope;
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.RecordSet;
@@ -77,10 +79,11 @@ class KeyLeakScanTest {
     keys.put("reviewer", e.bytes(32));
     assertThat(Hmac.hmacHex(f.checkpointKey, PROBE))
         .isEqualTo(SigningTest.jdkHmac(keys.get("checkpoint"), PROBE));
-    assertThat(Hmac.hmacHex(f.approverKey, PROBE))
-        .isEqualTo(SigningTest.jdkHmac(keys.get("approver"), PROBE));
-    assertThat(Hmac.hmacHex(f.reviewerKey, PROBE))
-        .isEqualTo(SigningTest.jdkHmac(keys.get("reviewer"), PROBE));
+    // Approver and reviewer keys are Ed25519: the 32 bytes are their secret seeds.
+    assertThat(f.approverKey.keyId())
+        .isEqualTo(Ed25519.keyId(Ed25519.fromSeed(keys.get("approver")).getPublic()));
+    assertThat(f.reviewerKey.keyId())
+        .isEqualTo(Ed25519.keyId(Ed25519.fromSeed(keys.get("reviewer")).getPublic()));
     return keys;
   }
 
@@ -157,7 +160,7 @@ class KeyLeakScanTest {
     seen("inbox with refused decision", f.store.inbox(task.taskId(), "run-1"));
     failure("decision signed with the approver key", run::resolveReview);
     ReviewDecision stranger = f.decision(run, task, ReviewDecision.REPLAN, rev);
-    SecretKey strangerKey = SecretKey.approval("rita", new SeededEntropy(99).bytes(32));
+    SigningKey strangerKey = SigningKey.of("rita", Ed25519.generate(new SeededEntropy(99)));
     seen("decision by stranger", f.deliverDecision(run.state(), stranger, strangerKey));
     failure("decision signed with an untrusted key", run::resolveReview);
     renderStore("while frozen", task, "run-1", ws);

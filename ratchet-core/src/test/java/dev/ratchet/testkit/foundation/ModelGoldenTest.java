@@ -33,8 +33,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.function.UnaryOperator;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
@@ -42,8 +40,9 @@ import org.junit.jupiter.api.Test;
  * Golden canonical bytes and digests of the model (SPEC D2, D3, §1, §6, §8). Each golden value was
  * produced once by the code and then checked by hand and by an independent computation: the
  * expected canonical text is written out here from the SPEC's field sets (keys sorted by hand), and
- * its SHA-256 and HMAC are recomputed with the JDK's {@link MessageDigest} and {@link Mac} (and
- * agreed with Python's json/hashlib/hmac when the goldens were written).
+ * its SHA-256 is recomputed with the JDK's {@link MessageDigest} (and agreed with Python's
+ * json/hashlib when the goldens were written); the approval's Ed25519 signature and key id were
+ * computed with Python's {@code cryptography} package.
  */
 class ModelGoldenTest {
   static final String KEY = "0123456789abcdef0123456789abcdef";
@@ -63,16 +62,6 @@ class ModelGoldenTest {
       return HexFormat.of()
           .formatHex(
               MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  static String hmacSha256(byte[] key, String text) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return HexFormat.of().formatHex(mac.doFinal(text.getBytes(StandardCharsets.UTF_8)));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
@@ -429,10 +418,20 @@ class ModelGoldenTest {
           + "\",\"task_id\":\"repair-greeting\"}";
   static final String APPROVAL_SHA256 =
       "b0c82490fbcee3feb0ef8695c253411e386303b8e0cdc6131ad4d18209d991df";
-  static final String APPROVAL_HMAC =
-      "d4ba9bc011dffc419d5fcd3d9817461ff26472ad96919f7dbefd6c30fd0f1de1";
+  // Computed with Python's `cryptography` (Ed25519, seed APPROVER_KEY) and hashlib.
+  static final String APPROVER_KEY_ID = "8e201ab62bfe0a34";
+  static final String APPROVAL_SIGNATURE =
+      "pGZ0vXFZFw5iNEgKCOs2NOQBHSedL_syjk57raf6sqLy0_m44RJJFvnA6BWOzIQrAgTceHtuk0YpI3OBlCY-CA";
   static final String ENVELOPE_FINGERPRINT =
-      "ac6b616bfc2d99c4468b5c40334a78c44f2617626e441c4734234baccd920048";
+      "fb0993dfbda42d8fa58c9456ec04f913076eab55213cff9bc68c5b0240216506";
+  static final String ENVELOPE_CANONICAL =
+      "{\"key_id\":\""
+          + APPROVER_KEY_ID
+          + "\",\"payload\":"
+          + APPROVAL_CANONICAL
+          + ",\"signature_ed25519\":\""
+          + APPROVAL_SIGNATURE
+          + "\"}";
 
   @Test
   @Rules("R1.4-canonical")
@@ -441,16 +440,17 @@ class ModelGoldenTest {
     assertThat(sha256(APPROVAL_CANONICAL)).isEqualTo(APPROVAL_SHA256);
     assertThat(Canonical.sha256Hex(APPROVAL.toJson())).isEqualTo(APPROVAL_SHA256);
     assertThat(Approval.fromJson(Json.parse(APPROVAL_CANONICAL), "approval")).isEqualTo(APPROVAL);
-    // The signature is HMAC-SHA256 of the canonical payload, computed here with the JDK's Mac.
-    assertThat(hmacSha256(APPROVER_KEY, APPROVAL_CANONICAL)).isEqualTo(APPROVAL_HMAC);
+    // The signature is Ed25519 (deterministic, RFC 8032) over the canonical payload; the golden
+    // was computed outside the JDK.
     SignedEnvelope env =
         RuntimeFixture.sign(
-            APPROVAL.toJson(), dev.ratchet.sign.SecretKey.approval("alice", APPROVER_KEY));
-    assertThat(env.hmacSha256()).isEqualTo(APPROVAL_HMAC);
-    String envelopeCanonical =
-        "{\"hmac_sha256\":\"" + APPROVAL_HMAC + "\",\"payload\":" + APPROVAL_CANONICAL + "}";
-    assertThat(Canonical.string(env.toJson())).isEqualTo(envelopeCanonical);
-    assertThat(sha256(envelopeCanonical)).isEqualTo(ENVELOPE_FINGERPRINT);
+            APPROVAL.toJson(),
+            dev.ratchet.sign.SigningKey.of(
+                "alice", dev.ratchet.sign.Ed25519.fromSeed(APPROVER_KEY)));
+    assertThat(env.keyId()).isEqualTo(APPROVER_KEY_ID);
+    assertThat(env.signatureEd25519()).isEqualTo(APPROVAL_SIGNATURE);
+    assertThat(Canonical.string(env.toJson())).isEqualTo(ENVELOPE_CANONICAL);
+    assertThat(sha256(ENVELOPE_CANONICAL)).isEqualTo(ENVELOPE_FINGERPRINT);
     assertThat(env.fingerprint()).isEqualTo(ENVELOPE_FINGERPRINT);
   }
 
@@ -514,23 +514,22 @@ class ModelGoldenTest {
           + KEY
           + "\",\"kind\":\"write_file\",\"preconditions\":[\"environment_revision_matches\"],"
           + "\"risk\":\"reversible_write\"},"
-          + "\"approval\":{\"hmac_sha256\":\""
-          + APPROVAL_HMAC
-          + "\",\"payload\":"
-          + APPROVAL_CANONICAL
-          + "},\"intent_digest\":\""
+          + "\"approval\":"
+          + ENVELOPE_CANONICAL
+          + ",\"intent_digest\":\""
           + INTENT_DIGEST
           + "\",\"pre_state\":{\"identity\":\"memory-agent\",\"instance_id\":\"ws-1\","
           + "\"revision\":1,\"state_fingerprint\":\""
           + STATE_FP
           + "\"}}";
   static final String PENDING_SHA256 =
-      "05d7b178e03d453dd52a3cd458032e8dace9cd8f7c197167ed5da7a0cbe366ff";
+      "de24b8372ae09e191d043c66b46ffda61168c0fdbfe90443b297b28b00ae355a";
 
   @Test
   @Rules("R1.9-pending")
   void aPendingIntentHoldsTheKeyedActionDigestPreStateAndApprovalEvidence() {
-    SignedEnvelope evidence = new SignedEnvelope(APPROVAL.toJson(), APPROVAL_HMAC);
+    SignedEnvelope evidence =
+        new SignedEnvelope(APPROVAL.toJson(), APPROVER_KEY_ID, APPROVAL_SIGNATURE);
     PendingIntent p = new PendingIntent(ACTION, INTENT_DIGEST, PRE_STATE, evidence);
     assertThat(Canonical.string(p.toJson())).isEqualTo(PENDING_CANONICAL);
     assertThat(sha256(PENDING_CANONICAL)).isEqualTo(PENDING_SHA256);
@@ -546,13 +545,7 @@ class ModelGoldenTest {
     PendingIntent unapproved = new PendingIntent(ACTION, INTENT_DIGEST, PRE_STATE, null);
     assertThat(Canonical.string(unapproved.toJson()))
         .isEqualTo(
-            PENDING_CANONICAL.replace(
-                "\"approval\":{\"hmac_sha256\":\""
-                    + APPROVAL_HMAC
-                    + "\",\"payload\":"
-                    + APPROVAL_CANONICAL
-                    + "}",
-                "\"approval\":null"));
+            PENDING_CANONICAL.replace("\"approval\":" + ENVELOPE_CANONICAL, "\"approval\":null"));
     assertThat(unapproved.withApproval(evidence)).isEqualTo(p);
   }
 

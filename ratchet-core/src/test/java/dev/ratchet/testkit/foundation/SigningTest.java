@@ -7,15 +7,12 @@ import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.sign.Hmac;
 import dev.ratchet.sign.KeyRing;
-import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SecretKey;
 import dev.ratchet.sign.SecretKeys;
-import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.testkit.LeakScan;
 import dev.ratchet.testkit.Rules;
 import dev.ratchet.testkit.SeededEntropy;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -38,10 +34,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Signing (SPEC §3, D15): HMAC-SHA256 known answers, constant-time verification that is simply
- * false on anything malformed, the checkpoint key ring (rotate, re-sign, revoke), trust roots
- * without fallback, key length, and key files and variables. No error message made here contains
- * any key, in any encoding.
+ * Checkpoint signing (SPEC §3, D15): HMAC-SHA256 known answers, constant-time verification that is
+ * simply false on anything malformed, the checkpoint key ring (rotate, re-sign, revoke), key
+ * length, and key files. No error message made here contains any key, in any encoding. Human
+ * decisions are Ed25519 ({@link Ed25519Test}); keys from environment variables are in {@link
+ * SecretKeyEnvironmentTest}.
  */
 class SigningTest {
   private static final byte[] MESSAGE = "ratchet checkpoint".getBytes(StandardCharsets.UTF_8);
@@ -127,7 +124,7 @@ class SigningTest {
       r.nextBytes(key);
       byte[] message = new byte[r.nextInt(300)];
       r.nextBytes(message);
-      SecretKey k = SecretKey.approval("k" + i, key);
+      SecretKey k = SecretKey.checkpoint("k" + i, key);
       assertThat(Hmac.hmacHex(k, message))
           .as("seed 4231, case %d", i)
           .isEqualTo(jdkHmac(key, message));
@@ -177,7 +174,10 @@ class SigningTest {
           ErrorCode.CONTRACT,
           "key 'short'",
           "at least 32 bytes");
-      refused(() -> SecretKey.approval("short", key), ErrorCode.CONTRACT, "at least 32 bytes");
+      refused(
+          () -> SecretKey.of("short", key, ErrorCode.CHECKPOINT),
+          ErrorCode.CONTRACT,
+          "at least 32 bytes");
     }
     refused(() -> SecretKey.checkpoint("none", null), ErrorCode.CONTRACT, "at least 32 bytes");
     SecretKey ok = SecretKey.checkpoint("ok", material("ok", 3, 32));
@@ -275,60 +275,6 @@ class SigningTest {
         () -> ring.verify("ckpt-1", MESSAGE, "not hex"),
         ErrorCode.CHECKPOINT,
         "HMAC does not verify under key id 'ckpt-1'");
-  }
-
-  // ---------------------------------------------------------------- trust roots
-
-  @Test
-  @Rules("R1.4-key-length")
-  void trustRootsNeverFallBackToEachOtherOrToTheCheckpointKey() {
-    SecretKey alice = SecretKey.approval("alice", material("alice", 41, 32));
-    SecretKey rita = SecretKey.approval("rita", material("rita", 42, 32));
-    SecretKey samApprover = SecretKey.approval("sam", material("sam-approver", 43, 32));
-    SecretKey samReviewer = SecretKey.approval("sam", material("sam-reviewer", 44, 32));
-    SecretKey ckpt = SecretKey.checkpoint("ckpt-1", material("ckpt-1", 45, 32));
-    TrustRoot approvers = TrustRoot.approvers(Map.of("alice", alice, "sam", samApprover));
-    TrustRoot reviewers = TrustRoot.reviewers(Map.of("rita", rita, "sam", samReviewer));
-    KeyRing ring = KeyRing.of(ckpt);
-    assertThat(approvers.role()).isEqualTo(Role.APPROVER);
-    assertThat(reviewers.role()).isEqualTo(Role.REVIEWER);
-
-    approvers.verify("alice", MESSAGE, Hmac.hmacHex(alice, MESSAGE));
-    reviewers.verify("rita", MESSAGE, Hmac.hmacHex(rita, MESSAGE));
-    // An approver cannot sign a reviewer decision, nor a reviewer an approval.
-    refused(
-        () -> reviewers.verify("alice", MESSAGE, Hmac.hmacHex(alice, MESSAGE)),
-        ErrorCode.APPROVAL,
-        "reviewer 'alice' is not trusted");
-    refused(
-        () -> approvers.verify("rita", MESSAGE, Hmac.hmacHex(rita, MESSAGE)),
-        ErrorCode.APPROVAL,
-        "approver 'rita' is not trusted");
-    // The same signer name in both roots: each root uses only its own key.
-    refused(
-        () -> reviewers.verify("sam", MESSAGE, Hmac.hmacHex(samApprover, MESSAGE)),
-        ErrorCode.APPROVAL,
-        "reviewer signature of 'sam' does not verify");
-    refused(
-        () -> approvers.verify("sam", MESSAGE, Hmac.hmacHex(samReviewer, MESSAGE)),
-        ErrorCode.APPROVAL,
-        "approver signature of 'sam' does not verify");
-    // Neither root accepts the checkpoint key, and the ring accepts no approver.
-    refused(
-        () -> approvers.verify("ckpt-1", MESSAGE, Hmac.hmacHex(ckpt, MESSAGE)),
-        ErrorCode.APPROVAL,
-        "not trusted");
-    refused(
-        () -> reviewers.verify("ckpt-1", MESSAGE, Hmac.hmacHex(ckpt, MESSAGE)),
-        ErrorCode.APPROVAL,
-        "not trusted");
-    refused(
-        () -> ring.verify("alice", MESSAGE, Hmac.hmacHex(alice, MESSAGE)),
-        ErrorCode.CHECKPOINT,
-        "'alice' is not trusted");
-    assertThat(approvers.trusts("rita")).isFalse();
-    assertThat(reviewers.trusts("alice")).isFalse();
-    assertThat(approvers).hasToString("TrustRoot[approvers=[alice, sam]]");
   }
 
   // ---------------------------------------------------------------- key files
@@ -442,70 +388,8 @@ class SigningTest {
         ErrorCode.CONTRACT,
         "cannot be written");
 
-    SecretKey generated = SecretKeys.generate(new SeededEntropy(64), "gen", ErrorCode.APPROVAL);
+    SecretKey generated = SecretKeys.generate(new SeededEntropy(64), "gen", ErrorCode.CHECKPOINT);
     assertThat(generated.length()).isEqualTo(32);
     assertThat(generated.id()).isEqualTo("gen");
-  }
-
-  // ---------------------------------------------------------------- environment variables
-
-  @Test
-  @Rules("R1.4-key-length")
-  void keysLoadFromEnvironmentVariablesInAChildProcess() throws Exception {
-    byte[] key = material("env-key", 71, 32);
-    byte[] shortKey = material("env-short", 72, 16);
-    Map<String, String> env = new LinkedHashMap<>();
-    env.put("RATCHET_PROBE_HEX", "hex:" + HexFormat.of().formatHex(key));
-    env.put("RATCHET_PROBE_B64", "base64:" + Base64.getEncoder().encodeToString(key) + "\n");
-    env.put("RATCHET_PROBE_RAW", HexFormat.of().formatHex(key));
-    env.put("RATCHET_PROBE_SHORT", "hex:" + HexFormat.of().formatHex(shortKey));
-    List<String> lines =
-        runProbe(
-            env,
-            "RATCHET_PROBE_HEX",
-            "RATCHET_PROBE_B64",
-            "RATCHET_PROBE_RAW",
-            "RATCHET_PROBE_SHORT",
-            "RATCHET_PROBE_UNSET");
-    String mac = jdkHmac(key, EnvKeyProbe.MESSAGE);
-    assertThat(lines)
-        .containsExactly(
-            "OK RATCHET_PROBE_HEX " + mac + " SecretKey[id=env-key]",
-            "OK RATCHET_PROBE_B64 " + mac + " SecretKey[id=env-key]",
-            "ERR RATCHET_PROBE_RAW CONTRACT environment variable RATCHET_PROBE_RAW: must start with"
-                + " 'hex:' or 'base64:'",
-            "ERR RATCHET_PROBE_SHORT CONTRACT key 'env-key': key material must be at least 32 bytes",
-            "ERR RATCHET_PROBE_UNSET CONTRACT environment variable RATCHET_PROBE_UNSET is not set");
-    LeakScan scan = LeakScan.of(secrets);
-    scan.check("probe output", lines);
-    assertThat(scan.findings()).isEmpty();
-  }
-
-  private static List<String> runProbe(Map<String, String> env, String... variables)
-      throws IOException, InterruptedException, URISyntaxException {
-    String classpath =
-        location(SecretKeys.class) + java.io.File.pathSeparator + location(EnvKeyProbe.class);
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(classpath);
-    command.add(EnvKeyProbe.class.getName());
-    command.addAll(List.of(variables));
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-    pb.environment().keySet().removeIf(k -> k.startsWith("RATCHET_PROBE_"));
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(60, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new IllegalStateException("probe did not finish");
-    }
-    assertThat(p.exitValue()).as("probe output: %s", out).isZero();
-    // Only the probe's own lines: a JVM may add notices such as "Picked up JAVA_TOOL_OPTIONS".
-    return out.lines().filter(l -> l.startsWith("OK ") || l.startsWith("ERR ")).toList();
-  }
-
-  private static String location(Class<?> c) throws URISyntaxException {
-    return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
   }
 }

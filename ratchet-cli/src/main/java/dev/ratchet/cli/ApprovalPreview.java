@@ -1,0 +1,83 @@
+package dev.ratchet.cli;
+
+import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.adapter.WriteIntent;
+import dev.ratchet.cli.internal.Session;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.model.Action;
+import dev.ratchet.model.PendingIntent;
+import dev.ratchet.sign.SigningKey;
+import java.io.PrintWriter;
+
+/**
+ * What {@code approve} shows and checks before it signs (issue 14, D26): the pending write's kind,
+ * target and arguments; its intent digest recomputed from exactly those arguments; and whether the
+ * run's approver trust root holds the signing key.
+ */
+final class ApprovalPreview {
+  private ApprovalPreview() {}
+
+  /** Prints kind, target and arguments (canonical JSON) of the write being approved. */
+  static void show(PrintWriter out, EnvironmentAdapter adapter, PendingIntent p) {
+    Action a = p.action();
+    out.println("approving " + a.kind() + " " + a.actionId() + " (risk " + a.risk() + ")");
+    out.println("  target:    " + target(adapter, a));
+    out.println("  arguments: " + Canonical.string(a.arguments()));
+    out.println("  intent:    " + p.intentDigest());
+  }
+
+  /**
+   * Refuses (CONTRACT, exit 2) unless the digest of exactly the shown arguments equals the pending
+   * intent's digest: an approval never signs something other than what was shown.
+   */
+  static void requireDigest(EnvironmentAdapter adapter, PendingIntent p) {
+    Action a = p.action();
+    String recomputed =
+        new WriteIntent(adapter.namespace(), a.kind(), a.arguments(), a.risk()).digest();
+    if (!recomputed.equals(p.intentDigest())) {
+      throw RatchetException.contract(
+          "the pending write's intent digest "
+              + p.intentDigest()
+              + " is not the digest "
+              + recomputed
+              + " of the arguments shown: refusing to sign");
+    }
+  }
+
+  /**
+   * Refuses (CONTRACT, exit 2) a key this home's trust root for the role would not accept, unless
+   * {@code force}; with {@code force} it warns.
+   */
+  static void requireTrusted(PrintWriter err, Session session, SigningKey key, boolean force) {
+    if (session.approvers().trusts(key.keyId())) {
+      return;
+    }
+    String why =
+        "approver key "
+            + key.keyId()
+            + " ('"
+            + key.label()
+            + "') is not trusted by this run's trust root ("
+            + session.settings().approversDir()
+            + ")";
+    if (!force) {
+      throw RatchetException.contract(
+          why
+              + ": a worker with this trust root would refuse the approval (untrusted_signer);"
+              + " install its public key with 'ratchet keys trust', or pass --force if the worker"
+              + " holds a different trust root");
+    }
+    err.println("warning: " + why + "; signing anyway (--force)");
+  }
+
+  private static String target(EnvironmentAdapter adapter, Action a) {
+    for (ActionSpec spec : adapter.actionSpecs()) {
+      if (spec.kind().equals(a.kind())) {
+        return spec.target(a.arguments());
+      }
+    }
+    return "-";
+  }
+}
