@@ -53,4 +53,9 @@ public final class TrustRoot {
   public String toString() {
     return "TrustRoot[" + role.noun() + "s=" + keysBySigner.keySet() + "]";
   }
+
+  /** The signers' keys, for {@link SecretRegistry} only. */
+  java.util.Collection<SecretKey> secretKeys() {
+    return keysBySigner.values();
+  }
 }
