@@ -61,7 +61,7 @@ final class WorkerProcess {
   /** Starts {@code main} (a worker class of this module) in its own JVM. */
   static WorkerProcess start(Path log, Class<?> main, List<String> args) throws IOException {
     return new WorkerProcess(
-        new ProcessBuilder(command(main, args))
+        ChaosLedger.hand(new ProcessBuilder(command(main, args)))
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start());
   }
