@@ -14,6 +14,7 @@ import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.seam.Seams;
 import dev.ratchet.sign.KeyRing;
+import dev.ratchet.sign.SecretRegistry;
 import dev.ratchet.sign.SigningKey;
 import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.CheckpointStore;
@@ -50,6 +51,7 @@ public final class Ratchet {
   private final CrashSeam crash;
   private final String workerId;
   private final Duration leaseTtl;
+  private final SecretRegistry secrets;
 
   private Ratchet(Builder b) {
     this.store = Objects.requireNonNull(b.store, "store");
@@ -62,6 +64,7 @@ public final class Ratchet {
     this.crash = b.crash == null ? CrashSeam.NONE : b.crash;
     this.workerId = Objects.requireNonNull(b.workerId, "workerId");
     this.leaseTtl = b.leaseTtl == null ? Duration.ofSeconds(30) : b.leaseTtl;
+    this.secrets = b.secrets != null ? b.secrets : SecretRegistry.builder().add(keys).build();
   }
 
   public static Builder builder() {
@@ -147,7 +150,8 @@ public final class Ratchet {
         crash,
         workerId,
         leaseTtl,
-        RunContext.specsFor(task, adapter));
+        RunContext.specsFor(task, adapter),
+        secrets);
   }
 
   private RunContext context(TaskSpec task, EnvironmentAdapter adapter) {
@@ -164,7 +168,8 @@ public final class Ratchet {
         crash,
         workerId,
         leaseTtl,
-        RunContext.specsFor(task, adapter));
+        RunContext.specsFor(task, adapter),
+        secrets);
   }
 
   /** Configures a {@link Ratchet}; the clock and entropy default to the system seams. */
@@ -179,6 +184,7 @@ public final class Ratchet {
     private CrashSeam crash;
     private String workerId;
     private Duration leaseTtl;
+    private SecretRegistry secrets;
 
     public Builder store(CheckpointStore s) {
       store = s;
@@ -227,6 +233,17 @@ public final class Ratchet {
 
     public Builder leaseTtl(Duration d) {
       leaseTtl = d;
+      return this;
+    }
+
+    /**
+     * The secrets redacted from evidence kept in the trace (SPEC D27). Default: every key of the
+     * checkpoint ring (trust roots hold public keys only, D19). Pass a registry built with those
+     * plus whatever else the process holds (an approver's private key, a service's client secret);
+     * {@link SecretRegistry#none()} turns redaction off (tests of the redaction itself only).
+     */
+    public Builder secrets(SecretRegistry s) {
+      secrets = Objects.requireNonNull(s);
       return this;
     }
 

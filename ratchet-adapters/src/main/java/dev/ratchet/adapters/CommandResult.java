@@ -9,7 +9,9 @@ import java.util.Objects;
 
 /**
  * What one allowlisted command did: its exit code (-1 when killed on timeout) and the first bytes
- * of each output stream, with whether more was discarded.
+ * of each output stream, with whether more was discarded, and where it ran ({@code sandbox}:
+ * {@value CommandSandbox#BUBBLEWRAP}, or {@value CommandSandbox#NONE} under the operator's
+ * opt-out).
  */
 public record CommandResult(
     String name,
@@ -19,9 +21,11 @@ public record CommandResult(
     String stdout,
     boolean stdoutTruncated,
     String stderr,
-    boolean stderrTruncated) {
+    boolean stderrTruncated,
+    String sandbox) {
   public CommandResult {
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(sandbox, "sandbox");
     argv = List.copyOf(argv);
     Objects.requireNonNull(stdout, "stdout");
     Objects.requireNonNull(stderr, "stderr");
@@ -42,6 +46,7 @@ public record CommandResult(
         .put("stdout_truncated", stdoutTruncated)
         .put("stderr", stderr)
         .put("stderr_truncated", stderrTruncated)
+        .put("sandbox", sandbox)
         .build();
   }
 }

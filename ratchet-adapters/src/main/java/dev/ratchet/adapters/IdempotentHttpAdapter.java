@@ -56,7 +56,7 @@ public final class IdempotentHttpAdapter implements EnvironmentAdapter {
   private IdempotentHttpAdapter(Builder b) {
     this.namespace = b.namespace;
     this.actions = Collections.unmodifiableMap(new LinkedHashMap<>(b.actions));
-    this.http = new HttpCalls(b.base, b.timeout, b.maxResponseBytes);
+    this.http = new HttpCalls(b.base, b.timeout, b.maxResponseBytes, b.clientSecret);
     this.maxRequestBytes = b.maxRequestBytes;
     this.crash = b.crash;
   }
@@ -267,6 +267,7 @@ public final class IdempotentHttpAdapter implements EnvironmentAdapter {
     private int maxRequestBytes = 64 * 1024;
     private int maxResponseBytes = 1 << 20;
     private CrashSeam crash = CrashSeam.NONE;
+    private String clientSecret;
 
     private Builder(URI base, String namespace) {
       this.base = Objects.requireNonNull(base, "base");
@@ -295,6 +296,15 @@ public final class IdempotentHttpAdapter implements EnvironmentAdapter {
 
     public Builder crashSeam(CrashSeam seam) {
       this.crash = Objects.requireNonNull(seam);
+      return this;
+    }
+
+    /**
+     * The service's client secret, sent as {@code Authorization: Bearer} on every request (the
+     * reference service refuses requests without it).
+     */
+    public Builder clientSecret(String secret) {
+      this.clientSecret = Text.require("client secret", secret, 512);
       return this;
     }
 

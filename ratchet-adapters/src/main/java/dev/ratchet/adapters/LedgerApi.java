@@ -6,6 +6,7 @@ import dev.ratchet.adapters.internal.LedgerRules;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
+import dev.ratchet.json.Text;
 import java.net.URI;
 import java.util.List;
 
@@ -62,9 +63,26 @@ public final class LedgerApi {
             "/v1/accounts/{account}"));
   }
 
-  /** An adapter for a ledger service at {@code base} with default limits. */
-  public static IdempotentHttpAdapter adapter(URI base) {
-    return IdempotentHttpAdapter.builder(base, NAMESPACE).actions(actions()).build();
+  /**
+   * An adapter for a ledger service at {@code base} with default limits, authenticating with the
+   * service's client secret.
+   */
+  public static IdempotentHttpAdapter adapter(URI base, String clientSecret) {
+    return IdempotentHttpAdapter.builder(base, NAMESPACE)
+        .actions(actions())
+        .clientSecret(clientSecret)
+        .build();
+  }
+
+  /** The client secret in {@code file} (one line, as {@code serve-ledger} writes it). */
+  public static String clientSecret(java.nio.file.Path file) {
+    try {
+      return Text.require(
+          "client secret file " + file, java.nio.file.Files.readString(file).strip(), 512);
+    } catch (java.io.IOException e) {
+      throw dev.ratchet.error.RatchetException.contract(
+          "client secret file " + file + ": cannot be read (" + e.getClass().getSimpleName() + ")");
+    }
   }
 
   private static ActionSpec write(String kind) {

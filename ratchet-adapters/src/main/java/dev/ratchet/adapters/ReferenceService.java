@@ -46,9 +46,18 @@ public final class ReferenceService implements AutoCloseable {
   private final LedgerStore store;
   private final LedgerHttp http;
   private final URI uri;
+  private final String clientSecret;
+  private final Path clientSecretFile;
 
   private ReferenceService(
-      HttpServer server, ExecutorService executor, LedgerStore store, LedgerHttp http) {
+      HttpServer server,
+      ExecutorService executor,
+      LedgerStore store,
+      LedgerHttp http,
+      String clientSecret,
+      Path clientSecretFile) {
+    this.clientSecret = clientSecret;
+    this.clientSecretFile = clientSecretFile;
     this.server = server;
     this.executor = executor;
     this.store = store;
@@ -61,8 +70,30 @@ public final class ReferenceService implements AutoCloseable {
     return start(db, port, Seams.systemClock(), Seams.secureEntropy());
   }
 
-  /** Starts with the given clock (approval expiry, commit times) and entropy (instance id). */
+  /**
+   * Starts with the given clock (approval expiry, commit times) and entropy (instance id). Clients
+   * authenticate with the secret in {@link #clientSecretFile()} ({@code <db>.client-secret}, mode
+   * 0600), created from {@code entropy} on the first start and kept across restarts.
+   */
   public static ReferenceService start(Path db, int port, InstantSource clock, Entropy entropy) {
+    Path file = db.resolveSibling(db.getFileName() + ".client-secret");
+    String secret = readOrCreateSecret(file, entropy);
+    return start(db, port, clock, entropy, secret, file);
+  }
+
+  /** Starts with a client secret given by the caller (written nowhere). */
+  public static ReferenceService start(
+      Path db, int port, InstantSource clock, Entropy entropy, String clientSecret) {
+    return start(db, port, clock, entropy, clientSecret, null);
+  }
+
+  private static ReferenceService start(
+      Path db,
+      int port,
+      InstantSource clock,
+      Entropy entropy,
+      String clientSecret,
+      Path secretFile) {
     LedgerStore store = new LedgerStore(db, clock, NAMESPACE, () -> "ledger-" + entropy.hex128());
     try {
       HttpServer server =
@@ -75,11 +106,11 @@ public final class ReferenceService implements AutoCloseable {
                 t.setDaemon(true);
                 return t;
               });
-      LedgerHttp http = new LedgerHttp(store);
+      LedgerHttp http = new LedgerHttp(store, clientSecret);
       server.createContext("/", http);
       server.setExecutor(executor);
       server.start();
-      return new ReferenceService(server, executor, store, http);
+      return new ReferenceService(server, executor, store, http, clientSecret, secretFile);
     } catch (IOException e) {
       store.close();
       throw new RatchetException(
@@ -92,9 +123,19 @@ public final class ReferenceService implements AutoCloseable {
     return uri;
   }
 
-  /** An adapter for this service with the ledger's action kinds. */
+  /** An adapter for this service with the ledger's action kinds, holding its client secret. */
   public IdempotentHttpAdapter adapter() {
-    return LedgerApi.adapter(uri);
+    return LedgerApi.adapter(uri, clientSecret);
+  }
+
+  /** Where the client secret is (null when the caller gave it at start); never the secret. */
+  public Path clientSecretFile() {
+    return clientSecretFile;
+  }
+
+  /** The client secret, for a host that hands it to the clients it starts (tests, chaos). */
+  public String clientSecret() {
+    return clientSecret;
   }
 
   /** Every order in the ledger, oldest first: the external system's own count (D18). */
@@ -130,6 +171,29 @@ public final class ReferenceService implements AutoCloseable {
     store.close();
   }
 
+  /** The secret in {@code file}, or a new one from {@code entropy} written there with mode 0600. */
+  private static String readOrCreateSecret(Path file, Entropy entropy) {
+    try {
+      if (java.nio.file.Files.exists(file)) {
+        return LedgerApi.clientSecret(file);
+      }
+      String secret = java.util.HexFormat.of().formatHex(entropy.bytes(32));
+      java.nio.file.Files.createFile(
+          file,
+          java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+              java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+      java.nio.file.Files.writeString(file, secret + "\n");
+      return secret;
+    } catch (IOException e) {
+      throw RatchetException.contract(
+          "client secret file "
+              + file
+              + ": cannot be written ("
+              + e.getClass().getSimpleName()
+              + ")");
+    }
+  }
+
   /** {@code ReferenceService <db-file> <port>}: runs until the process is stopped. */
   public static void main(String[] args) {
     if (args.length != 2) {
@@ -138,5 +202,6 @@ public final class ReferenceService implements AutoCloseable {
     }
     ReferenceService s = start(Path.of(args[0]), Integer.parseInt(args[1]));
     System.out.println(s.uri());
+    System.out.println("client secret: " + s.clientSecretFile());
   }
 }

@@ -78,6 +78,7 @@ class ProcessKillTest {
       IdempotentHttpAdapter client =
           IdempotentHttpAdapter.builder(URI.create("http://127.0.0.1:" + port), LedgerApi.NAMESPACE)
               .actions(LedgerApi.actions())
+              .clientSecret(LedgerApi.clientSecret(Path.of(db + ".client-secret")))
               .build();
       WriteIntent order = Ledgers.createOrder("acct-1", "sku", 1, 100);
       assertThatThrownBy(

@@ -216,6 +216,7 @@ class ReferenceServiceTest {
     IdempotentHttpAdapter small =
         IdempotentHttpAdapter.builder(service.uri(), LedgerApi.NAMESPACE)
             .actions(LedgerApi.actions())
+            .clientSecret(service.clientSecret())
             .maxRequestBytes(50)
             .build();
     assertThatThrownBy(
@@ -247,6 +248,7 @@ class ReferenceServiceTest {
     IdempotentHttpAdapter a =
         IdempotentHttpAdapter.builder(gone, LedgerApi.NAMESPACE)
             .actions(LedgerApi.actions())
+            .clientSecret(service.clientSecret())
             .timeout(Duration.ofSeconds(2))
             .build();
     assertThatThrownBy(a::observe)
@@ -275,6 +277,7 @@ class ReferenceServiceTest {
             .header("Ratchet-Intent-Digest", digest)
             .header("Ratchet-Fence-Run", "r")
             .header("Ratchet-Fence-Version", "1")
+            .header("Authorization", "Bearer " + service.clientSecret())
             .build();
     return HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString());
   }

@@ -83,7 +83,7 @@ final class ContentionCampaign {
       List<RunVerdict.RunSpec> specs = new ArrayList<>();
       for (int i = 0; i < r; i++) {
         String id = "ledger-" + i;
-        ReferenceService s = ReferenceService.start(work.resolve(id + ".db"), 0);
+        ReferenceService s = ChaosLedger.start(work.resolve(id + ".db"));
         services.put(id, s);
         specs.add(new RunVerdict.RunSpec(id, ChaosTasks.Kind.LEDGER, s.uri().toString()));
         lines.append(id).append(' ').append(s.uri()).append('\n');

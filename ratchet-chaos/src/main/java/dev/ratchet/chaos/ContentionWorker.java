@@ -3,7 +3,6 @@ package dev.ratchet.chaos;
 import dev.ratchet.Ratchet;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
-import dev.ratchet.adapters.LedgerApi;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.jdbc.JdbcStore;
@@ -78,7 +77,7 @@ public final class ContentionWorker {
           return;
         }
         String runId = open.get(rnd.nextInt(open.size()));
-        EnvironmentAdapter adapter = LedgerApi.adapter(runs.get(runId));
+        EnvironmentAdapter adapter = ChaosLedger.adapter(runs.get(runId));
         if (canary) {
           adapter = new KeyChangingAdapter(adapter);
         }

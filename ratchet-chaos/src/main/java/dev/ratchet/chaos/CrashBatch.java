@@ -124,7 +124,7 @@ final class CrashBatch {
     String id = CrashWorker.runId(plan.seed());
     if (plan.kind() == ChaosTasks.Kind.LEDGER) {
       Path db = dir.resolve(id + ".ledger.db");
-      ReferenceService s = ReferenceService.start(db, 0);
+      ReferenceService s = ChaosLedger.start(db);
       return new CrashTrial(
           plan,
           new RunVerdict.RunSpec(id, plan.kind(), s.uri().toString(), plan.approvals()),

@@ -4,7 +4,6 @@ import dev.ratchet.Ratchet;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapters.IdempotentHttpAdapter;
-import dev.ratchet.adapters.LedgerApi;
 import dev.ratchet.adapters.WorkspaceAdapter;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
@@ -160,7 +159,7 @@ public final class CrashWorker {
     EnvironmentAdapter a;
     AutoCloseable closer = () -> {};
     if (kind == ChaosTasks.Kind.LEDGER) {
-      IdempotentHttpAdapter http = LedgerApi.adapter(URI.create(target));
+      IdempotentHttpAdapter http = ChaosLedger.adapter(URI.create(target));
       http.crashSeam(seam);
       a = http;
     } else {

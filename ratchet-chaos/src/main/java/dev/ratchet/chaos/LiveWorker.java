@@ -41,7 +41,7 @@ final class LiveWorker {
       Path log, int slot, int incarnation, List<String> args, BlockingQueue<Event> events)
       throws IOException {
     Process p =
-        new ProcessBuilder(WorkerJvm.command(CrashWorker.class, args))
+        ChaosLedger.hand(new ProcessBuilder(WorkerJvm.command(CrashWorker.class, args)))
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
     return new LiveWorker(p, slot, incarnation, events);

@@ -2,7 +2,6 @@ package dev.ratchet.chaos;
 
 import dev.ratchet.Ratchet;
 import dev.ratchet.adapter.EnvironmentAdapter;
-import dev.ratchet.adapters.LedgerApi;
 import dev.ratchet.adapters.WorkspaceAdapter;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.model.Phase;
@@ -54,7 +53,7 @@ final class RunVerdict {
     String evidenceKey;
     EnvironmentAdapter adapter =
         r.kind() == ChaosTasks.Kind.LEDGER
-            ? LedgerApi.adapter(java.net.URI.create(r.target()))
+            ? ChaosLedger.adapter(java.net.URI.create(r.target()))
             : WorkspaceAdapter.builder(Path.of(r.target())).open();
     try {
       Ratchet auditor =

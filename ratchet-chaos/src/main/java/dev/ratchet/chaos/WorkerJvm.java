@@ -20,7 +20,7 @@ final class WorkerJvm {
   /** Starts {@code main} (a worker class of this module) in its own JVM. */
   static ChildJvm start(Path log, Class<?> main, List<String> args) throws IOException {
     return ChildJvm.start(
-        new ProcessBuilder(command(main, args))
+        ChaosLedger.hand(new ProcessBuilder(command(main, args)))
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())));
   }
 

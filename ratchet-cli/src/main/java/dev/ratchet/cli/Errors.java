@@ -2,12 +2,14 @@ package dev.ratchet.cli;
 
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.jdbc.Passwords;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 
 /**
  * Turns failures into one error line, one line of what to do, and the exit code of the error code
- * (SPEC D14). Messages come from Ratchet's typed exceptions, which never carry key material.
+ * (SPEC D14). Messages come from Ratchet's typed exceptions, which never carry key material; a
+ * database password that a message might echo (a URL's user info, {@code password=}) is masked.
  */
 final class Errors {
   private Errors() {}
@@ -15,7 +17,7 @@ final class Errors {
   static int handleExecution(Exception ex, CommandLine cmd, CommandLine.ParseResult parseResult) {
     PrintWriter err = cmd.getErr();
     if (ex instanceof RatchetException re) {
-      err.println("error [" + re.code() + "]: " + re.getMessage());
+      err.println("error [" + re.code() + "]: " + Passwords.redact(re.getMessage()));
       err.println("what to do: " + hint(re.code()));
       err.flush();
       return re.code().exitCode();
@@ -23,7 +25,7 @@ final class Errors {
     err.println(
         "internal error: "
             + ex.getClass().getSimpleName()
-            + (ex.getMessage() == null ? "" : ": " + ex.getMessage()));
+            + (ex.getMessage() == null ? "" : ": " + Passwords.redact(ex.getMessage())));
     err.println("what to do: " + hint(ErrorCode.INTERNAL));
     err.flush();
     return ErrorCode.INTERNAL.exitCode();
@@ -32,7 +34,7 @@ final class Errors {
   static int handleParameter(CommandLine.ParameterException ex, String[] args) {
     CommandLine cmd = ex.getCommandLine();
     PrintWriter err = cmd.getErr();
-    err.println("error [usage]: " + ex.getMessage());
+    err.println("error [usage]: " + Passwords.redact(ex.getMessage()));
     err.println(
         "what to do: see '" + cmd.getCommandSpec().qualifiedName() + " --help' for the usage");
     err.flush();

@@ -43,6 +43,11 @@ final class ServeLedgerCommand extends CliCommand {
       out()
           .println(
               "reference ledger service at " + svc.uri() + " (ledger " + db + "); Ctrl-C stops it");
+      out()
+          .println(
+              "clients authenticate with the secret in "
+                  + svc.clientSecretFile()
+                  + " (a task's connect.client_secret_file)");
       out().flush();
       new CountDownLatch(1).await();
     }

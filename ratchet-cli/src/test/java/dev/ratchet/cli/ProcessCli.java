@@ -33,6 +33,7 @@ final class ProcessCli {
   final Path cwd;
   final Map<String, String> env = new LinkedHashMap<>();
   final List<String> outputs = new ArrayList<>();
+  String mainClass = "dev.ratchet.cli.Main";
 
   ProcessCli(Path cwd) {
     this.cwd = cwd;
@@ -47,7 +48,7 @@ final class ProcessCli {
     cmd.add("-Dslf4j.internal.verbosity=ERROR");
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
-    cmd.add("dev.ratchet.cli.Main");
+    cmd.add(mainClass);
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("RATCHET_"));

@@ -69,7 +69,14 @@ final class ReadyExecutor {
     if (ActionRules.classOf(ctx, a.kind()) == ActionClass.VERIFY) {
       return verify(op, a);
     }
-    JsonObject result = ctx.adapter().read(a.kind(), a.arguments(), engine.lease().fence());
+    JsonObject result =
+        Redaction.apply(
+            op,
+            ctx.secrets(),
+            a.actionId(),
+            a.kind(),
+            "result",
+            ctx.adapter().read(a.kind(), a.arguments(), engine.lease().fence()));
     op.trace(
         a.actionId(),
         a.kind(),
@@ -82,12 +89,24 @@ final class ReadyExecutor {
     Verification v =
         ctx.adapter()
             .verify(a.kind(), a.arguments(), ctx.task().verifier(), engine.lease().fence());
+    if (v.detail().get("sandbox").orElse(null) instanceof dev.ratchet.json.JsonString s
+        && s.value().equals("none")) {
+      // The adapter ran a program outside any sandbox (the operator's explicit opt-out): an event
+      // of its own, so an audit finds it without reading adapter details (SPEC D27).
+      op.trace(
+          a.actionId(),
+          a.kind(),
+          TraceOutcome.UNSANDBOXED_COMMAND,
+          JsonObject.builder().put("sandbox", "none").build());
+    }
+    JsonObject evidence =
+        Redaction.apply(op, ctx.secrets(), a.actionId(), a.kind(), "detail", v.detail());
     JsonObject detail =
         JsonObject.builder()
             .put("passed", v.passed())
             .put("revision", v.revision())
             .put("state_fingerprint", v.stateFingerprint())
-            .put("detail", v.detail())
+            .put("detail", evidence)
             .build();
     TraceEvent e = op.trace(a.actionId(), a.kind(), TraceOutcome.EXECUTED, detail);
     if (v.passed()) {

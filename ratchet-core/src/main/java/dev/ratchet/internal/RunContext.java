@@ -7,6 +7,7 @@ import dev.ratchet.model.TaskSpec;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.sign.KeyRing;
+import dev.ratchet.sign.SecretRegistry;
 import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.LeaseStore;
@@ -30,7 +31,8 @@ public record RunContext(
     CrashSeam crash,
     String workerId,
     Duration leaseTtl,
-    Map<String, ActionSpec> specs) {
+    Map<String, ActionSpec> specs,
+    SecretRegistry secrets) {
 
   public RunContext {
     Objects.requireNonNull(task, "task");
@@ -46,6 +48,7 @@ public record RunContext(
     Objects.requireNonNull(workerId, "workerId");
     Objects.requireNonNull(leaseTtl, "leaseTtl");
     specs = Map.copyOf(specs);
+    Objects.requireNonNull(secrets, "secrets");
   }
 
   /** Indexes the adapter's specs and checks the task names only kinds the adapter offers. */

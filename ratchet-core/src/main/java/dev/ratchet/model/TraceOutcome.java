@@ -32,7 +32,11 @@ public enum TraceOutcome {
   REVIEW_REPLANNED("review_replanned"),
   REVIEW_ABORTED("review_aborted"),
   REVIEW_DECISION_REJECTED("review_decision_rejected"),
-  CHECKPOINT_RESIGNED("checkpoint_resigned");
+  CHECKPOINT_RESIGNED("checkpoint_resigned"),
+  /** Key material was found in evidence and replaced (SPEC D27). */
+  REDACTED("redacted"),
+  /** A command ran outside the sandbox under the operator's explicit opt-out (SPEC D27). */
+  UNSANDBOXED_COMMAND("unsandboxed_command");
 
   private final String wireName;
 

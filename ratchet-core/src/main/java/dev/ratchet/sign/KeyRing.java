@@ -117,4 +117,9 @@ public final class KeyRing {
   public String toString() {
     return "KeyRing[active=" + active.id() + ", verifying=" + keyIds() + "]";
   }
+
+  /** Every key of the ring, for {@link SecretRegistry} only. */
+  java.util.Collection<SecretKey> secretKeys() {
+    return verifying.values();
+  }
 }

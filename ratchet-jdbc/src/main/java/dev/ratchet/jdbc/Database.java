@@ -190,6 +190,10 @@ public final class Database {
     }
     int query = jdbcUrl.indexOf('?');
     String where = query < 0 ? jdbcUrl : jdbcUrl.substring(0, query);
-    return where.substring("jdbc:".length()) + " schema " + schema + " as " + user;
+    return Passwords.redact(where.substring("jdbc:".length()))
+        + " schema "
+        + schema
+        + " as "
+        + user;
   }
 }

@@ -28,9 +28,12 @@ public final class HttpCalls {
   private final URI base;
   private final Duration timeout;
   private final int maxResponseBytes;
+  private final String clientSecret;
 
-  public HttpCalls(URI base, Duration timeout, int maxResponseBytes) {
+  /** {@code clientSecret} (null for none) is sent on every request as a bearer token. */
+  public HttpCalls(URI base, Duration timeout, int maxResponseBytes, String clientSecret) {
     this.base = base;
+    this.clientSecret = clientSecret;
     this.timeout = timeout;
     this.maxResponseBytes = maxResponseBytes;
     this.client =
@@ -61,6 +64,9 @@ public final class HttpCalls {
   private Response send(HttpRequest.Builder b, String what) {
     HttpResponse<InputStream> resp;
     try {
+      if (clientSecret != null) {
+        b.header("Authorization", "Bearer " + clientSecret);
+      }
       resp = client.send(b.timeout(timeout).build(), HttpResponse.BodyHandlers.ofInputStream());
     } catch (IOException e) {
       throw new RatchetException(
@@ -94,6 +100,13 @@ public final class HttpCalls {
     } catch (RatchetException e) {
       throw RatchetException.contract(
           what + ": status " + resp.statusCode() + " with a malformed body: " + e.getMessage());
+    }
+    if (resp.statusCode() == 401) {
+      throw new RatchetException(
+          ErrorCode.PERMISSION,
+          what
+              + ": the service refused this client (401): it needs the service's client secret"
+              + " (connect.client_secret_file, the file 'serve-ledger' names)");
     }
     boolean replayed = "true".equals(resp.headers().firstValue("Idempotent-Replayed").orElse(""));
     return new Response(resp.statusCode(), body, replayed);

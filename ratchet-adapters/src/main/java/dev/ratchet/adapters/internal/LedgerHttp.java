@@ -16,24 +16,36 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The reference service's HTTP surface (docs/adapters.md lists every route and header). Writes are
  * POSTs carrying {@code Idempotency-Key} and the Ratchet binding headers; reads are GETs. Request
- * bodies over {@link #MAX_BODY} bytes are refused with 413 before they are parsed.
+ * bodies over {@link #MAX_BODY} bytes are refused with 413 before they are parsed. Every request
+ * must carry {@code Authorization: Bearer <client secret>} (401 otherwise), so no other local
+ * client can write, or poison a run's fence with a high token; malformed headers and paths are a
+ * 400, never a 500.
  */
 public final class LedgerHttp implements HttpHandler {
   public static final int MAX_BODY = 64 * 1024;
   private static final JsonLimits LIMITS = new JsonLimits(MAX_BODY, 16, 4096);
 
+  /** The largest integer a header may carry: JSON's exact integers (2^53 - 1). */
+  public static final long MAX_HEADER_INTEGER = (1L << 53) - 1;
+
   private final LedgerStore store;
+  private final byte[] expectedAuthorization;
   private final AtomicInteger loseResponses = new AtomicInteger();
   private volatile CrashSeam crash = CrashSeam.NONE;
 
-  public LedgerHttp(LedgerStore store) {
+  /** Serves {@code store} to clients that present {@code clientSecret} as a bearer token. */
+  public LedgerHttp(LedgerStore store, String clientSecret) {
     this.store = store;
+    this.expectedAuthorization =
+        ("Bearer " + Text.require("client secret", clientSecret, 512))
+            .getBytes(StandardCharsets.UTF_8);
   }
 
   /** Fires {@link CrashPoint#ADAPTER_AFTER_EXTERNAL_COMMIT} after a write commits, unanswered. */
@@ -51,9 +63,17 @@ public final class LedgerHttp implements HttpHandler {
     try (ex) {
       Reply reply;
       try {
-        reply = route(ex);
-      } catch (RatchetException e) {
-        reply = Reply.error(400, "invalid_request", e.getMessage());
+        reply =
+            authenticated(ex)
+                ? route(ex)
+                : Reply.error(401, "unauthorized", "a valid client secret is required");
+      } catch (RatchetException | IllegalArgumentException e) {
+        // A malformed header or path (an undecodable escape): the client's error, never a 500.
+        reply =
+            Reply.error(
+                400,
+                "invalid_request",
+                e instanceof RatchetException ? e.getMessage() : "malformed request");
       } catch (RuntimeException e) {
         reply = Reply.error(500, "internal", e.getClass().getSimpleName());
       }
@@ -62,6 +82,13 @@ public final class LedgerHttp implements HttpHandler {
       }
       send(ex, reply);
     }
+  }
+
+  /** Whether the request carries the client secret (compared in constant time). */
+  private boolean authenticated(HttpExchange ex) {
+    String given = ex.getRequestHeaders().getFirst("Authorization");
+    return given != null
+        && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8), expectedAuthorization);
   }
 
   private Reply route(HttpExchange ex) throws IOException {
@@ -136,13 +163,14 @@ public final class LedgerHttp implements HttpHandler {
   private static long number(String name, String v, long min) {
     try {
       long n = Long.parseLong(v == null ? "" : v);
-      if (n >= min && n <= Long.MAX_VALUE - 1) {
+      if (n >= min && n <= MAX_HEADER_INTEGER) {
         return n;
       }
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw RatchetException.contract(name + ": must be an integer >= " + min);
+    throw RatchetException.contract(
+        name + ": must be an integer from " + min + " to " + MAX_HEADER_INTEGER);
   }
 
   /** The body, or null when it exceeds {@link #MAX_BODY}. */

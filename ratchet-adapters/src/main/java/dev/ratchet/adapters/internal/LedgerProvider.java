@@ -17,7 +17,8 @@ import java.util.List;
 
 /**
  * The reference orders service over the idempotent HTTP protocol (docs/adapters.md), namespace
- * {@code ledger}. {@code connect} is {@code {"base_url": "http://HOST:PORT"}}; {@code
+ * {@code ledger}. {@code connect} is {@code {"base_url": "http://HOST:PORT", "client_secret_file":
+ * PATH}} — the file {@code serve-ledger} names, whose secret authenticates every request; {@code
  * task.environment} is {@code {"revision": N}} — the ledger revision the task starts from (0 for a
  * fresh service) — or {@code {}} for no expectation. The verifier is {@code {"expect": {account:
  * {field: value}}}}. Registered in {@code META-INF/services/dev.ratchet.adapter.AdapterProvider}.
@@ -39,19 +40,21 @@ public final class LedgerProvider implements AdapterProvider {
 
   @Override
   public JsonObject resolveConnect(JsonObject connect, Path baseDir, String path) {
-    String url = Fields.exact(connect, path, "base_url").text("base_url");
-    uri(url, path + ".base_url");
-    return connect;
+    Fields f = Fields.exact(connect, path, "base_url", "client_secret_file");
+    uri(f.text("base_url"), path + ".base_url");
+    Path secret = baseDir.resolve(f.text("client_secret_file")).toAbsolutePath().normalize();
+    return connect.with("client_secret_file", new dev.ratchet.json.JsonString(secret.toString()));
   }
 
   @Override
   public EnvironmentAdapter open(
       JsonObject environment, JsonObject connect, boolean prepare, Context context) {
-    URI base =
-        uri(Fields.exact(connect, "connect", "base_url").text("base_url"), "connect.base_url");
+    Fields f = Fields.exact(connect, "connect", "base_url", "client_secret_file");
+    URI base = uri(f.text("base_url"), "connect.base_url");
     IdempotentHttpAdapter adapter =
         IdempotentHttpAdapter.builder(base, LedgerApi.NAMESPACE)
             .actions(LedgerApi.actions())
+            .clientSecret(LedgerApi.clientSecret(Path.of(f.text("client_secret_file"))))
             .crashSeam(context.seam())
             .build();
     if (prepare && environment.has("revision")) {

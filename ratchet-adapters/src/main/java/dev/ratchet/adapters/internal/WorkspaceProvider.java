@@ -6,6 +6,7 @@ import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapter.TaskOutline;
 import dev.ratchet.adapter.WorkspacePaths;
 import dev.ratchet.adapters.CommandRunner;
+import dev.ratchet.adapters.CommandSandbox;
 import dev.ratchet.adapters.WorkspaceAdapter;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Fields;
@@ -28,12 +29,16 @@ import java.util.TreeSet;
  * The workspace adapter on a real directory (docs/task-format.md). {@code connect} is {@code
  * {"directory": PATH}}; {@code task.environment} is {@code {"files": {path: content}}} — the
  * initial state the task expects — and optionally {@code "commands": {name: [argv…]}}, the
- * allowlisted commands behind the {@code run_command} verifier. Starting a run creates a missing
- * directory from the initial files, and refuses an existing one that does not hold them. Registered
- * in {@code META-INF/services/dev.ratchet.adapter.AdapterProvider}.
+ * allowlisted commands behind the {@code run_command} verifier, and {@code "network": true} when
+ * those commands may use the network. Commands run in the bubblewrap sandbox ({@link
+ * CommandSandbox}) unless the operator opts out with {@code RATCHET_UNSANDBOXED_COMMANDS}; the
+ * Ratchet home ({@code RATCHET_HOME} or {@code ./.ratchet}) is hidden from them when it lies inside
+ * the workspace. Starting a run creates a missing directory from the initial files, and refuses an
+ * existing one that does not hold them. Registered in {@code
+ * META-INF/services/dev.ratchet.adapter.AdapterProvider}.
  */
 public final class WorkspaceProvider implements AdapterProvider {
-  private static final Set<String> ENVIRONMENT_KEYS = Set.of("files", "commands");
+  private static final Set<String> ENVIRONMENT_KEYS = Set.of("files", "commands", "network");
   private static final String RUN_COMMAND = "run_command";
 
   @Override
@@ -156,7 +161,8 @@ public final class WorkspaceProvider implements AdapterProvider {
       b.commands(
           commands(
               Fields.asObject(
-                  environment.get("commands").orElseThrow(), "task.environment.commands")));
+                  environment.get("commands").orElseThrow(), "task.environment.commands"),
+              CommandSandboxes.fromEnvironment(environment)));
     }
     return b;
   }
@@ -218,8 +224,8 @@ public final class WorkspaceProvider implements AdapterProvider {
     }
   }
 
-  private static CommandRunner commands(JsonObject commands) {
-    CommandRunner.Builder b = CommandRunner.builder();
+  private static CommandRunner commands(JsonObject commands, CommandSandbox sandbox) {
+    CommandRunner.Builder b = CommandRunner.builder().sandbox(sandbox);
     for (Map.Entry<String, JsonValue> e : commands.members().entrySet()) {
       String where = "task.environment.commands." + e.getKey();
       if (!(e.getValue() instanceof JsonArray argv) || argv.size() == 0) {

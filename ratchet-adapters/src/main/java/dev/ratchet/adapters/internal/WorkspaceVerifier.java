@@ -100,7 +100,9 @@ public final class WorkspaceVerifier {
 
   private Verification command(String name, long revision) {
     TreeState before = scanner.scan();
-    CommandResult result = commands.run(name, root);
+    CommandResult result =
+        commands.run(
+            name, root, List.of(root.resolve(dev.ratchet.adapters.WorkspaceAdapter.CONTROL_DIR)));
     TreeState after = scanner.scan();
     boolean changed = !before.fingerprint().equals(after.fingerprint());
     JsonObject detail =

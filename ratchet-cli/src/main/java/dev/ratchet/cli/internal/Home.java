@@ -11,6 +11,14 @@ import java.nio.file.Path;
 public record Home(Path dir) {
   public static final String ACTIVE = "active";
 
+  /**
+   * Mode 0700 for every directory the command line creates in the home (and for a store's
+   * directory): keys, task copies and the store are nobody else's to list or read.
+   */
+  public static final java.nio.file.attribute.FileAttribute<?> PRIVATE_DIRECTORY =
+      java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+          java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+
   public Path defaultStore() {
     return dir.resolve("ratchet.db");
   }

@@ -30,6 +30,13 @@ public final class Session implements AutoCloseable {
   private final Stores stores;
   private final List<AutoCloseable> opened = new java.util.ArrayList<>();
 
+  /**
+   * Replaces the secrets redacted from evidence (default: every loaded key, SPEC D27). Set only by
+   * the key-leak test's canary, which turns redaction off to prove its scan can fail; no option,
+   * variable or file reaches it.
+   */
+  static volatile dev.ratchet.sign.SecretRegistry secretsForTests;
+
   private Session(
       Services services,
       Settings settings,
@@ -147,8 +154,11 @@ public final class Session implements AutoCloseable {
   }
 
   public Ratchet ratchet(String workerId, Duration leaseTtl, CrashSeam seam, KeyRing ring) {
-    return Ratchet.builder()
-        .store(stores.checkpoints())
+    Ratchet.Builder b = Ratchet.builder();
+    if (secretsForTests != null) {
+      b.secrets(secretsForTests);
+    }
+    return b.store(stores.checkpoints())
         .leases(stores.leases())
         .checkpointKeys(ring)
         .approvers(approvers)

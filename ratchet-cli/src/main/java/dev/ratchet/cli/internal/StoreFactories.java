@@ -56,7 +56,7 @@ public final class StoreFactories {
     }
     Path dir = spec.file().toAbsolutePath().getParent();
     try {
-      Files.createDirectories(dir);
+      Files.createDirectories(dir, Home.PRIVATE_DIRECTORY);
     } catch (IOException e) {
       throw RatchetException.contract(
           "store directory " + dir + ": cannot be created (" + e.getClass().getSimpleName() + ")");

@@ -39,13 +39,17 @@ public record StoreSpec(Kind kind, Path file, String url) {
     throw RatchetException.contract(
         option
             + ": '"
-            + text
+            + shown(text)
             + "' is not a store: use sqlite:PATH or a jdbc:postgresql://HOST:PORT/DB URL");
+  }
+
+  private static String shown(String text) {
+    return dev.ratchet.jdbc.Passwords.redact(text);
   }
 
   @Override
   public String toString() {
-    // A PostgreSQL URL may carry a password parameter: never echo it.
-    return kind == Kind.SQLITE ? "sqlite:" + file : "jdbc:postgresql:...";
+    // A PostgreSQL URL may carry a password (user info or parameter): never echo it.
+    return kind == Kind.SQLITE ? "sqlite:" + file : shown(url);
   }
 }

@@ -91,7 +91,7 @@ public final class TaskRegistry {
 
   private static void writeAtomically(Path file, String text) {
     try {
-      Files.createDirectories(file.getParent());
+      Files.createDirectories(file.getParent(), Home.PRIVATE_DIRECTORY);
       Path tmp = Files.createTempFile(file.getParent(), ".tmp-", ".json");
       Files.writeString(tmp, text + "\n", StandardCharsets.UTF_8);
       Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

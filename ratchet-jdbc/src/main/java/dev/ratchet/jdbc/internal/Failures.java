@@ -10,7 +10,9 @@ public final class Failures {
 
   public static RatchetException unavailable(String what, Throwable cause) {
     String detail = cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage();
-    return new RatchetException(ErrorCode.STORE_UNAVAILABLE, what + detail, cause);
+    // A driver's message may echo the URL it was given: never a password (issue 14).
+    return new RatchetException(
+        ErrorCode.STORE_UNAVAILABLE, dev.ratchet.jdbc.Passwords.redact(what + detail), cause);
   }
 
   public static RatchetException unavailable(String what) {

@@ -44,6 +44,9 @@ final class SqliteDialect implements Dialect {
               + db.file()
               + " (nothing was created; open with OpenMode.CREATE to make one)");
     }
+    if (create) {
+      createPrivately(db.file());
+    }
     SQLiteConfig config = new SQLiteConfig();
     if (!create) {
       // Belt and braces: even if the file vanishes after the check above, nothing is created.
@@ -61,6 +64,27 @@ final class SqliteDialect implements Dialect {
     } catch (SQLException | RuntimeException e) {
       c.close();
       throw e;
+    }
+  }
+
+  /**
+   * Creates a missing store file empty with mode 0600 before SQLite opens it (SQLite makes an empty
+   * file a new database, and gives its -wal and -shm files the database file's mode), so no other
+   * local user can read the records or write the store.
+   */
+  private static void createPrivately(java.nio.file.Path file) {
+    if (Files.exists(file)) {
+      return;
+    }
+    try {
+      Files.createFile(
+          file,
+          java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+              java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+    } catch (java.nio.file.FileAlreadyExistsException | UnsupportedOperationException e) {
+      // Another opener made it first, or the file system has no POSIX modes: SQLite opens it.
+    } catch (java.io.IOException e) {
+      throw Failures.unavailable("cannot create the store file " + file, e);
     }
   }
 
