@@ -4,7 +4,6 @@ import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.internal.Engine;
-import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.RunState;
@@ -14,6 +13,7 @@ import dev.ratchet.outcome.Recovery;
 import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.Lease;
+import dev.ratchet.store.RecordMac;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
 import java.util.ArrayList;
@@ -128,7 +128,11 @@ public final class Run implements AutoCloseable {
         break;
       }
       for (StoredRecord r : records) {
-        out.add(TraceEvent.fromJson(Json.parse(r.body()), "trace[" + r.sequence() + "]"));
+        // Each event's MAC is checked like every record the runtime reads (D20).
+        out.add(
+            TraceEvent.fromJson(
+                RecordMac.open(engine.ctx().keys(), s.taskId(), s.runId(), r),
+                "trace[" + r.sequence() + "]"));
       }
     }
     return List.copyOf(out);

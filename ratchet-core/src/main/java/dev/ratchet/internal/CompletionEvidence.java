@@ -2,7 +2,6 @@ package dev.ratchet.internal;
 
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonBool;
 import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonObject;
@@ -11,6 +10,7 @@ import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TraceEvent;
 import dev.ratchet.model.VerifiedEvidence;
+import dev.ratchet.store.RecordMac;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
 import java.util.Optional;
@@ -32,7 +32,10 @@ final class CompletionEvidence {
    * looks a trace record up by its key (the sequence number as text).
    */
   static void check(
-      RunContext ctx, VerifiedEvidence v, Function<String, Optional<StoredRecord>> trace) {
+      RunContext ctx,
+      RunState s,
+      VerifiedEvidence v,
+      Function<String, Optional<StoredRecord>> trace) {
     if (v == null) {
       return;
     }
@@ -43,7 +46,8 @@ final class CompletionEvidence {
             .orElseThrow(() -> refused(where + " is missing from the trace"));
     TraceEvent e;
     try {
-      e = TraceEvent.fromJson(Json.parse(record.body()), "trace");
+      // Authenticated like every record an acting path reads (D20): a forged event is refused.
+      e = TraceEvent.fromJson(RecordMac.open(ctx.keys(), s.taskId(), s.runId(), record), "trace");
     } catch (RatchetException ex) {
       throw refused(where + " is not a trace event: " + ex.getMessage());
     }
@@ -76,6 +80,7 @@ final class CompletionEvidence {
 
   /** {@link #check} of {@code s}'s evidence with lookups through the run's store. */
   static void check(RunContext ctx, RunState s) {
-    check(ctx, s.verified(), key -> ctx.store().find(s.taskId(), s.runId(), RecordSet.TRACE, key));
+    check(
+        ctx, s, s.verified(), key -> ctx.store().find(s.taskId(), s.runId(), RecordSet.TRACE, key));
   }
 }

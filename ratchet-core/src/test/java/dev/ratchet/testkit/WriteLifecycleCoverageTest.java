@@ -12,7 +12,6 @@ import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.adapter.Verification;
 import dev.ratchet.adapter.WriteIntent;
-import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.model.TraceEvent;
@@ -22,6 +21,7 @@ import dev.ratchet.model.WriteLifecycle.Stage;
 import dev.ratchet.model.WriteLifecycle.Step;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.store.Fence;
+import dev.ratchet.store.RecordMac;
 import dev.ratchet.store.RecordSet;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +53,7 @@ class WriteLifecycleCoverageTest {
     }
     boolean pending = false;
     for (var r : f.store.records(task.taskId(), "run-1", RecordSet.TRACE, 1, 10_000)) {
-      TraceEvent e = TraceEvent.fromJson(Json.parse(r.body()), "trace");
+      TraceEvent e = TraceEvent.fromJson(RecordMac.strip(r), "trace");
       Optional<TraceOutcome> o = TraceOutcome.fromWireName(e.outcome());
       if (o.isEmpty()) {
         continue;
