@@ -8,13 +8,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ratchet.Run;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.model.TraceEvent;
+import dev.ratchet.store.RecordMac;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
 import dev.ratchet.store.StoredRun;
@@ -58,7 +58,7 @@ class CompletionEvidenceTest {
   /** The trace sequence of the event {@code actionId} produced with {@code outcome}. */
   private long sequenceOf(String actionId, String outcome) {
     for (StoredRecord r : memory.records(task.taskId(), "run-1", RecordSet.TRACE, 1, 1000)) {
-      TraceEvent e = TraceEvent.fromJson(Json.parse(r.body()), "trace");
+      TraceEvent e = TraceEvent.fromJson(RecordMac.strip(r), "trace");
       if (actionId.equals(e.actionId()) && outcome.equals(e.outcome())) {
         return e.sequence();
       }
