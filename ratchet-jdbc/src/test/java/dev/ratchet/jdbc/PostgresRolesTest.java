@@ -3,15 +3,20 @@ package dev.ratchet.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.Lease;
+import dev.ratchet.store.LeaseToken;
 import dev.ratchet.store.RecordSet;
+import dev.ratchet.store.RunScope;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -91,7 +96,7 @@ class PostgresRolesTest {
   private List<byte[]> guesses(Row r) {
     return List.of(
         new byte[32],
-        r.tokenHash().getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+        r.tokenHash().getBytes(StandardCharsets.US_ASCII),
         HexFormat.of().parseHex(r.tokenHash()));
   }
 
@@ -182,8 +187,8 @@ class PostgresRolesTest {
         assertThat(version).as(owner + " steal=" + steal).isNull();
       }
     }
-    assertThat(store.acquire("run-a", "attacker", java.time.Duration.ofHours(1))).isEmpty();
-    assertThat(store.takeOver("run-a", "attacker", java.time.Duration.ofHours(1))).isEmpty();
+    assertThat(store.acquire("run-a", "attacker", Duration.ofHours(1))).isEmpty();
+    assertThat(store.takeOver("run-a", "attacker", Duration.ofHours(1))).isEmpty();
     assertVictimUnharmed(before);
   }
 
@@ -208,18 +213,10 @@ class PostgresRolesTest {
             before.owner(),
             before.version(),
             victim.lease.expiresAt(),
-            dev.ratchet.store.LeaseToken.of(new byte[32]));
-    assertThat(
-            store
-                .commit(
-                    new dev.ratchet.store.CommitRequest(
-                        new dev.ratchet.store.RunScope(TestRun.TASK, "run-a", TestRun.ENV),
-                        3,
-                        forged,
-                        "{}",
-                        List.of()))
-                .kind())
-        .isEqualTo(CommitResult.Kind.FENCED);
+            LeaseToken.of(new byte[32]));
+    RunScope scope = new RunScope(TestRun.TASK, "run-a", TestRun.ENV);
+    CommitRequest request = new CommitRequest(scope, 3, forged, "{}", List.of());
+    assertThat(store.commit(request).kind()).isEqualTo(CommitResult.Kind.FENCED);
     assertVictimUnharmed(before);
   }
 
@@ -261,24 +258,17 @@ class PostgresRolesTest {
     for (String sql : refused) {
       assertThat(sqlState(attacker, sql)).as(sql).isEqualTo(DENIED);
     }
+    List<String> writes =
+        List.of(
+            "SELECT ratchet_prune_content('task-1', 'run-a', 1000, ARRAY[]::text[], ?, ?, ?)",
+            "SELECT ratchet_put_content('task-1', 'run-a',"
+                + " encode(sha256(convert_to('{}', 'UTF8')), 'hex'), 9, '{}', ?, ?, ?)");
     for (byte[] guess : guesses(before)) {
-      assertThat(
-              sqlState(
-                  attacker,
-                  "SELECT ratchet_prune_content('task-1', 'run-a', 1000, ARRAY[]::text[], ?, ?, ?)",
-                  before.owner(),
-                  before.version(),
-                  guess))
-          .isEqualTo(DENIED);
-      assertThat(
-              sqlState(
-                  attacker,
-                  "SELECT ratchet_put_content('task-1', 'run-a',"
-                      + " encode(sha256(convert_to('{}', 'UTF8')), 'hex'), 9, '{}', ?, ?, ?)",
-                  before.owner(),
-                  before.version(),
-                  guess))
-          .isEqualTo(DENIED);
+      for (String sql : writes) {
+        assertThat(sqlState(attacker, sql, before.owner(), before.version(), guess))
+            .as(sql)
+            .isEqualTo(DENIED);
+      }
     }
     assertVictimUnharmed(before);
   }
@@ -373,33 +363,31 @@ class PostgresRolesTest {
   }
 
   private Set<String> tablePrivileges(String role) throws SQLException {
-    Set<String> out = new TreeSet<>();
-    try (Connection admin = Postgres.admin();
-        PreparedStatement ps =
-            admin.prepareStatement(
-                "SELECT privilege_type FROM information_schema.role_table_grants"
-                    + " WHERE grantee = ? AND table_schema = ?")) {
-      ps.setString(1, role);
-      ps.setString(2, schema.name);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(rs.getString(1));
-        }
-      }
-    }
-    return out;
+    return new TreeSet<>(
+        column(
+            "SELECT privilege_type FROM information_schema.role_table_grants"
+                + " WHERE grantee = ? AND table_schema = ?",
+            role,
+            schema.name));
   }
 
   private List<String> functions(String role) throws SQLException {
+    return column(
+        "SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
+            + " WHERE n.nspname = ? AND has_function_privilege(?, p.oid, 'EXECUTE')"
+            + " ORDER BY p.proname",
+        schema.name,
+        role);
+  }
+
+  /** The first column of every row {@code sql} returns, read over an administrator connection. */
+  private static List<String> column(String sql, String... params) throws SQLException {
     List<String> out = new ArrayList<>();
     try (Connection admin = Postgres.admin();
-        PreparedStatement ps =
-            admin.prepareStatement(
-                "SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
-                    + " WHERE n.nspname = ? AND has_function_privilege(?, p.oid, 'EXECUTE')"
-                    + " ORDER BY p.proname")) {
-      ps.setString(1, schema.name);
-      ps.setString(2, role);
+        PreparedStatement ps = admin.prepareStatement(sql)) {
+      for (int i = 0; i < params.length; i++) {
+        ps.setString(i + 1, params[i]);
+      }
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           out.add(rs.getString(1));

@@ -3,9 +3,7 @@ package dev.ratchet.testkit.foundation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.ratchet.Run;
 import dev.ratchet.adapter.Receipt;
-import dev.ratchet.adapter.WorkspacePaths;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Fields;
@@ -20,10 +18,7 @@ import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.testkit.Rules;
-import dev.ratchet.testkit.RuntimeFixture;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -31,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Strict record reading (reference-behaviour §1.3, D14, D16): integers are integers, objects have
  * exactly their keys, text is text, lists are unique, envelopes have their shape, and every refusal
- * carries a stable code.
+ * carries a stable code. Workspace paths are in {@link WorkspacePathsTest}; the codes themselves in
+ * {@link ErrorCodeTest}.
  */
 class FieldsTest {
   private static final String HEX = "ab".repeat(32);
@@ -343,95 +339,6 @@ class FieldsTest {
         () -> Receipt.fromJson(receipt.without("business_id"), "receipt"),
         "receipt",
         "missing fields [business_id]");
-  }
-
-  // ---------------------------------------------------------------- workspace paths
-
-  @Test
-  @Rules({"R1.3-path", "R1.2-codes"})
-  void workspacePathsAreRelativeCanonicalAndFreeOfBackslashAndNul() {
-    for (String ok : List.of("app.py", "src/main/app.py", ".hidden", "...", " a", "a b/c")) {
-      assertThat(WorkspacePaths.require("args.path", ok)).isEqualTo(ok);
-    }
-    assertThat(WorkspacePaths.require("p", "x".repeat(200))).hasSize(200);
-    contract(() -> WorkspacePaths.require("p", "x".repeat(201)), "p", "at most 200");
-    contract(() -> WorkspacePaths.require("p", "/etc/passwd"), "p", "must be relative");
-    for (String bad : List.of("a/../b", "../a", "./a", "a/.", "a//b", "a/", "..")) {
-      contract(() -> WorkspacePaths.require("p", bad), "p", "must be canonical");
-    }
-    contract(() -> WorkspacePaths.require("p", "a\\b"), "p", "must not contain a backslash or NUL");
-    contract(() -> WorkspacePaths.require("p", "a\u0000b"), "p", "backslash or NUL");
-    contract(() -> WorkspacePaths.require("p", " "), "p", "must not be empty or blank");
-  }
-
-  @Test
-  @Rules({"R1.3-path", "R1.2-codes"})
-  void aProposedWriteOutsideTheWorkspaceIsRefusedWithItsPath() {
-    RuntimeFixture f = RuntimeFixture.inMemory(51);
-    try (Run run = f.ratchet("w1").start(f.task(), "run-1", f.workspace())) {
-      for (String bad : List.of("../app.py", "/app.py", "a\\app.py")) {
-        JsonObject args = JsonObject.builder().put("path", bad).put("content", "x").build();
-        Throwable t = catchThrowable(() -> run.propose(run.action("w-" + bad, "write_file", args)));
-        assertThat(t).isInstanceOf(RatchetException.class);
-        assertThat(((RatchetException) t).code()).isEqualTo(ErrorCode.CONTRACT);
-        assertThat(t.getMessage()).contains("path");
-      }
-    }
-  }
-
-  // ---------------------------------------------------------------- codes
-
-  /** The codes and exit codes documented on {@link ErrorCode}; scripts branch on them. */
-  @Test
-  @Rules("R1.2-codes")
-  void everyCodeHasItsDocumentedExitCode() {
-    Map<ErrorCode, Integer> documented = new EnumMap<>(ErrorCode.class);
-    documented.put(ErrorCode.CONTRACT, 2);
-    documented.put(ErrorCode.PERMISSION, 3);
-    documented.put(ErrorCode.APPROVAL, 4);
-    documented.put(ErrorCode.REVIEW_REQUIRED, 4);
-    documented.put(ErrorCode.STALE_OBSERVATION, 3);
-    documented.put(ErrorCode.IDEMPOTENCY_CONFLICT, 3);
-    documented.put(ErrorCode.CHECKPOINT, 3);
-    documented.put(ErrorCode.TERMINAL, 3);
-    documented.put(ErrorCode.VERIFICATION, 3);
-    documented.put(ErrorCode.FENCED, 3);
-    documented.put(ErrorCode.STORE_UNAVAILABLE, 5);
-    documented.put(ErrorCode.INTERNAL, 1);
-    assertThat(documented.keySet()).containsExactlyInAnyOrder(ErrorCode.values());
-    for (ErrorCode c : ErrorCode.values()) {
-      assertThat(c.exitCode()).as("exit code of %s", c).isEqualTo(documented.get(c)).isNotZero();
-    }
-    // The D14 names are stable: scripts match on them.
-    assertThat(List.of(ErrorCode.values()).stream().map(Enum::name))
-        .containsExactly(
-            "CONTRACT",
-            "PERMISSION",
-            "APPROVAL",
-            "REVIEW_REQUIRED",
-            "STALE_OBSERVATION",
-            "IDEMPOTENCY_CONFLICT",
-            "CHECKPOINT",
-            "TERMINAL",
-            "VERIFICATION",
-            "FENCED",
-            "STORE_UNAVAILABLE",
-            "INTERNAL");
-  }
-
-  @Test
-  @Rules("R1.2-codes")
-  void oneExceptionFamilyCarriesTheCodes() {
-    assertThat(RatchetException.contract("m").code()).isEqualTo(ErrorCode.CONTRACT);
-    assertThat(RatchetException.checkpoint("m").code()).isEqualTo(ErrorCode.CHECKPOINT);
-    assertThat(RatchetException.approval("m").code()).isEqualTo(ErrorCode.APPROVAL);
-    RatchetException e = RatchetException.contract("x.y: must be text");
-    RatchetException re = e.withCode(ErrorCode.CHECKPOINT);
-    assertThat(re.code()).isEqualTo(ErrorCode.CHECKPOINT);
-    assertThat(re.getMessage()).isEqualTo("x.y: must be text");
-    assertThat(re.getCause()).isSameAs(e);
-    assertThat(re).hasToString("RatchetException[CHECKPOINT]: x.y: must be text");
-    assertThat(re).isInstanceOf(RuntimeException.class);
   }
 
   // ---------------------------------------------------------------- fixtures

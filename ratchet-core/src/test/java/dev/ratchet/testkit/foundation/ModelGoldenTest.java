@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ratchet.Run;
-import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.error.ErrorCode;
@@ -14,12 +13,7 @@ import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
-import dev.ratchet.model.Action;
-import dev.ratchet.model.Approval;
 import dev.ratchet.model.Budgets;
-import dev.ratchet.model.PendingIntent;
-import dev.ratchet.model.ReviewDecision;
-import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.testkit.Rules;
@@ -41,8 +35,9 @@ import org.junit.jupiter.api.Test;
  * produced once by the code and then checked by hand and by an independent computation: the
  * expected canonical text is written out here from the SPEC's field sets (keys sorted by hand), and
  * its SHA-256 is recomputed with the JDK's {@link MessageDigest} (and agreed with Python's
- * json/hashlib when the goldens were written); the approval's Ed25519 signature and key id were
- * computed with Python's {@code cryptography} package.
+ * json/hashlib when the goldens were written). The evidence records (approval, review decision,
+ * pending intent) are pinned in {@link ApprovalGoldenTest}; task validation is in {@link
+ * TaskValidationTest}.
  */
 class ModelGoldenTest {
   static final String KEY = "0123456789abcdef0123456789abcdef";
@@ -51,8 +46,6 @@ class ModelGoldenTest {
   static final String APPROVAL_FP = "cc".repeat(32);
   static final String STATE_FP = "dd".repeat(32);
   static final String OTHER_DIGEST = "ee".repeat(32);
-  static final byte[] APPROVER_KEY =
-      "Ratchet golden approver key 32b!".getBytes(StandardCharsets.US_ASCII);
 
   static final JsonObject ARGS =
       JsonObject.builder().put("path", "app.py").put("content", "print('ready')\n").build();
@@ -67,7 +60,7 @@ class ModelGoldenTest {
     }
   }
 
-  private static void contract(ThrowingCallable call, String rule) {
+  static void contract(ThrowingCallable call, String rule) {
     Throwable t = catchThrowable(call);
     assertThat(t).isInstanceOf(RatchetException.class);
     assertThat(((RatchetException) t).code()).isEqualTo(ErrorCode.CONTRACT);
@@ -318,261 +311,5 @@ class ModelGoldenTest {
     assertThat(fingerprints).as("one distinct fingerprint per edit").hasSize(edits.size() + 1);
     // Every field of the task is among those edited (schema_version is pinned to 1).
     assertThat(base.members().keySet()).hasSize(13);
-  }
-
-  // ---------------------------------------------------------------- task validation
-
-  @Test
-  @Rules("R1.5-task")
-  void taskFieldsAreValidatedStrictly() {
-    JsonObject t = TASK.toJson();
-    contract(
-        () -> TaskSpec.fromJson(t.with("task_id", new JsonString(" ")), "task"), "task.task_id");
-    contract(
-        () -> TaskSpec.fromJson(t.with("policy_id", new JsonString("p".repeat(201))), "task"),
-        "task.policy_id: must be at most 200");
-    contract(
-        () -> TaskSpec.fromJson(t.with("task_version", new JsonInt(1)), "task"),
-        "task.task_version: must be a string");
-    contract(
-        () -> TaskSpec.fromJson(t.with("action_kinds", Json.parse("[]")), "task"),
-        "task.action_kinds: must not be empty");
-    contract(
-        () -> TaskSpec.fromJson(t.with("permissions", Json.parse("[\"a\",\"a\"]")), "task"),
-        "task.permissions[1]: duplicate item");
-    contract(
-        () -> TaskSpec.fromJson(t.with("targets", Json.parse("[\"\"]")), "task"),
-        "task.targets[0]: must not be empty or blank");
-    contract(
-        () -> TaskSpec.fromJson(t.with("approval_required", Json.parse("[\"deploy\"]")), "task"),
-        "approval_required: 'deploy' is not one of action_kinds or finish/cancel");
-    assertThat(
-            TaskSpec.fromJson(
-                    t.with("approval_required", Json.parse("[\"finish\",\"cancel\"]")), "t")
-                .requiresApproval("finish"))
-        .isTrue();
-    contract(
-        () -> TaskSpec.fromJson(t.with("environment", Json.parse("[]")), "task"),
-        "task.environment: must be an object");
-    contract(
-        () -> TaskSpec.fromJson(t.with("owner", new JsonString("me")), "task"),
-        "task: unknown fields [owner]");
-    contract(
-        () -> TaskSpec.fromJson(t.without("verifier"), "task"), "task: missing fields [verifier]");
-  }
-
-  @Test
-  @Rules("R1.5-task")
-  void budgetsAreBoundedAndMaxProposalsIsAtLeastMaxSteps() {
-    contract(
-        () -> new Budgets(10, 0, 1, 0), "budgets.max_steps: must be an integer from 1 to 1000000");
-    contract(() -> new Budgets(2_000_000, 1_000_001, 1, 0), "budgets.max_steps");
-    contract(() -> new Budgets(5_000_001, 10, 1, 0), "budgets.max_proposals");
-    contract(() -> new Budgets(10, 5, 0, 0), "budgets.max_wall_time_ms");
-    contract(() -> new Budgets(10, 5, 1, -1), "budgets.max_cost");
-    contract(
-        () -> new Budgets(4, 5, 1, 0), "budgets.max_proposals: must be at least budgets.max_steps");
-    assertThat(new Budgets(5, 5, 1, 0).maxProposals()).isEqualTo(5);
-    assertThat(new Budgets(1_000_000, 1_000_000, 1, 0).maxSteps()).isEqualTo(Budgets.MAX_STEPS_CAP);
-    JsonObject t = TASK.toJson();
-    JsonObject budgets = (JsonObject) t.get("budgets").get();
-    contract(
-        () ->
-            TaskSpec.fromJson(
-                t.with("budgets", budgets.with("max_proposals", new JsonInt(99))), "task"),
-        "must be at least budgets.max_steps");
-    contract(
-        () ->
-            TaskSpec.fromJson(t.with("budgets", budgets.with("max_steps", new JsonInt(0))), "task"),
-        "task.budgets.max_steps: must be an integer from 1 to 1000000");
-  }
-
-  // ---------------------------------------------------------------- approval, decision, pending
-
-  static final Approval APPROVAL =
-      new Approval(
-          "alice",
-          "repair-greeting",
-          "run-1",
-          "environment-policy",
-          "v1",
-          "a1",
-          KEY,
-          INTENT_DIGEST,
-          "ws-1",
-          STATE_FP,
-          1,
-          101,
-          1_784_368_800_000L,
-          "nonce-1");
-  static final String APPROVAL_CANONICAL =
-      "{\"action_id\":\"a1\",\"approver_id\":\"alice\",\"environment_instance_id\":\"ws-1\","
-          + "\"environment_revision\":1,\"expires_at_ms\":1784368800000,\"expires_at_proposal\":101,"
-          + "\"idempotency_key\":\""
-          + KEY
-          + "\",\"intent_digest\":\""
-          + INTENT_DIGEST
-          + "\",\"nonce\":\"nonce-1\",\"policy_id\":\"environment-policy\","
-          + "\"policy_version\":\"v1\",\"run_id\":\"run-1\",\"state_fingerprint\":\""
-          + STATE_FP
-          + "\",\"task_id\":\"repair-greeting\"}";
-  static final String APPROVAL_SHA256 =
-      "b0c82490fbcee3feb0ef8695c253411e386303b8e0cdc6131ad4d18209d991df";
-  // Computed with Python's `cryptography` (Ed25519, seed APPROVER_KEY) and hashlib.
-  static final String APPROVER_KEY_ID = "8e201ab62bfe0a34";
-  static final String APPROVAL_SIGNATURE =
-      "pGZ0vXFZFw5iNEgKCOs2NOQBHSedL_syjk57raf6sqLy0_m44RJJFvnA6BWOzIQrAgTceHtuk0YpI3OBlCY-CA";
-  static final String ENVELOPE_FINGERPRINT =
-      "fb0993dfbda42d8fa58c9456ec04f913076eab55213cff9bc68c5b0240216506";
-  static final String ENVELOPE_CANONICAL =
-      "{\"key_id\":\""
-          + APPROVER_KEY_ID
-          + "\",\"payload\":"
-          + APPROVAL_CANONICAL
-          + ",\"signature_ed25519\":\""
-          + APPROVAL_SIGNATURE
-          + "\"}";
-
-  @Test
-  @Rules("R1.4-canonical")
-  void anApprovalAndItsSignedEnvelopeArePinned() {
-    assertThat(Canonical.string(APPROVAL.toJson())).isEqualTo(APPROVAL_CANONICAL);
-    assertThat(sha256(APPROVAL_CANONICAL)).isEqualTo(APPROVAL_SHA256);
-    assertThat(Canonical.sha256Hex(APPROVAL.toJson())).isEqualTo(APPROVAL_SHA256);
-    assertThat(Approval.fromJson(Json.parse(APPROVAL_CANONICAL), "approval")).isEqualTo(APPROVAL);
-    // The signature is Ed25519 (deterministic, RFC 8032) over the canonical payload; the golden
-    // was computed outside the JDK.
-    SignedEnvelope env =
-        RuntimeFixture.sign(
-            APPROVAL.toJson(),
-            dev.ratchet.sign.SigningKey.of(
-                "alice", dev.ratchet.sign.Ed25519.fromSeed(APPROVER_KEY)));
-    assertThat(env.keyId()).isEqualTo(APPROVER_KEY_ID);
-    assertThat(env.signatureEd25519()).isEqualTo(APPROVAL_SIGNATURE);
-    assertThat(Canonical.string(env.toJson())).isEqualTo(ENVELOPE_CANONICAL);
-    assertThat(sha256(ENVELOPE_CANONICAL)).isEqualTo(ENVELOPE_FINGERPRINT);
-    assertThat(env.fingerprint()).isEqualTo(ENVELOPE_FINGERPRINT);
-  }
-
-  static final ReviewDecision DECISION =
-      new ReviewDecision(
-          "rita",
-          "repair-greeting",
-          "run-1",
-          "environment-policy",
-          "v1",
-          "case-1",
-          "a1",
-          KEY,
-          INTENT_DIGEST,
-          OTHER_DIGEST,
-          RECEIPT_FINGERPRINT,
-          "ws-1",
-          3,
-          ReviewDecision.REPLAN,
-          "nonce-2");
-  static final String DECISION_CANONICAL =
-      "{\"action_id\":\"a1\",\"case_id\":\"case-1\",\"decision\":\"replan\","
-          + "\"environment_instance_id\":\"ws-1\",\"environment_revision\":3,"
-          + "\"idempotency_key\":\""
-          + KEY
-          + "\",\"nonce\":\"nonce-2\",\"observed_intent_digest\":\""
-          + OTHER_DIGEST
-          + "\",\"observed_receipt_fingerprint\":\""
-          + RECEIPT_FINGERPRINT
-          + "\",\"pending_intent_digest\":\""
-          + INTENT_DIGEST
-          + "\",\"policy_id\":\"environment-policy\",\"policy_version\":\"v1\","
-          + "\"reviewer_id\":\"rita\",\"run_id\":\"run-1\",\"task_id\":\"repair-greeting\"}";
-  static final String DECISION_SHA256 =
-      "373c37b8d260b2e63fa1a36abf253fed365bcd59486afe12d044617c35c20d7d";
-
-  @Test
-  @Rules("R1.4-canonical")
-  void aReviewDecisionIsPinned() {
-    assertThat(Canonical.string(DECISION.toJson())).isEqualTo(DECISION_CANONICAL);
-    assertThat(sha256(DECISION_CANONICAL)).isEqualTo(DECISION_SHA256);
-    assertThat(Canonical.sha256Hex(DECISION.toJson())).isEqualTo(DECISION_SHA256);
-    assertThat(ReviewDecision.fromJson(Json.parse(DECISION_CANONICAL), "d")).isEqualTo(DECISION);
-  }
-
-  static final Observation PRE_STATE = new Observation("ws-1", 1, STATE_FP, "memory-agent");
-  static final Action ACTION =
-      new Action(
-          "a1",
-          "write_file",
-          ARGS,
-          KEY,
-          1,
-          List.of(Action.REVISION_MATCHES),
-          "reversible_write",
-          101);
-  static final String PENDING_CANONICAL =
-      "{\"action\":{\"action_id\":\"a1\",\"arguments\":{\"content\":\"print('ready')\\n\","
-          + "\"path\":\"app.py\"},\"deadline_proposal\":101,\"environment_revision\":1,"
-          + "\"idempotency_key\":\""
-          + KEY
-          + "\",\"kind\":\"write_file\",\"preconditions\":[\"environment_revision_matches\"],"
-          + "\"risk\":\"reversible_write\"},"
-          + "\"approval\":"
-          + ENVELOPE_CANONICAL
-          + ",\"intent_digest\":\""
-          + INTENT_DIGEST
-          + "\",\"pre_state\":{\"identity\":\"memory-agent\",\"instance_id\":\"ws-1\","
-          + "\"revision\":1,\"state_fingerprint\":\""
-          + STATE_FP
-          + "\"}}";
-  static final String PENDING_SHA256 =
-      "de24b8372ae09e191d043c66b46ffda61168c0fdbfe90443b297b28b00ae355a";
-
-  @Test
-  @Rules("R1.9-pending")
-  void aPendingIntentHoldsTheKeyedActionDigestPreStateAndApprovalEvidence() {
-    SignedEnvelope evidence =
-        new SignedEnvelope(APPROVAL.toJson(), APPROVER_KEY_ID, APPROVAL_SIGNATURE);
-    PendingIntent p = new PendingIntent(ACTION, INTENT_DIGEST, PRE_STATE, evidence);
-    assertThat(Canonical.string(p.toJson())).isEqualTo(PENDING_CANONICAL);
-    assertThat(sha256(PENDING_CANONICAL)).isEqualTo(PENDING_SHA256);
-    assertThat(Canonical.sha256Hex(p.toJson())).isEqualTo(PENDING_SHA256);
-    assertThat(PendingIntent.fromJson(Json.parse(PENDING_CANONICAL), "pending")).isEqualTo(p);
-    assertThat(p.key()).isEqualTo(KEY);
-    // The intent digest it holds is the D2 digest of its own action.
-    assertThat(
-            new WriteIntent("memory-workspace", ACTION.kind(), ACTION.arguments(), ACTION.risk())
-                .digest())
-        .isEqualTo(p.intentDigest());
-    // Before approval the evidence is null, and that is pinned too.
-    PendingIntent unapproved = new PendingIntent(ACTION, INTENT_DIGEST, PRE_STATE, null);
-    assertThat(Canonical.string(unapproved.toJson()))
-        .isEqualTo(
-            PENDING_CANONICAL.replace("\"approval\":" + ENVELOPE_CANONICAL, "\"approval\":null"));
-    assertThat(unapproved.withApproval(evidence)).isEqualTo(p);
-  }
-
-  @Test
-  @Rules("R1.9-pending")
-  void aPendingIntentWithoutKeyOrWithABadDigestIsRefused() {
-    contract(
-        () -> new PendingIntent(ACTION.withIdempotencyKey(null), INTENT_DIGEST, PRE_STATE, null),
-        "pending.action.idempotency_key: must be set");
-    contract(
-        () -> new PendingIntent(ACTION, "ABC", PRE_STATE, null),
-        "intent_digest: must be 64 lowercase hex characters");
-    JsonObject json = (JsonObject) Json.parse(PENDING_CANONICAL);
-    contract(
-        () -> PendingIntent.fromJson(json.without("pre_state"), "pending"),
-        "pending: missing fields [pre_state]");
-    contract(
-        () ->
-            PendingIntent.fromJson(
-                json.with("approval", ((JsonObject) json.get("approval").get()).without("payload")),
-                "pending"),
-        "pending.approval: missing fields [payload]");
-    JsonObject action = (JsonObject) json.get("action").get();
-    contract(
-        () ->
-            PendingIntent.fromJson(
-                json.with("action", action.with("idempotency_key", Json.parse("null"))), "pending"),
-        "pending.action.idempotency_key: must be set");
   }
 }
