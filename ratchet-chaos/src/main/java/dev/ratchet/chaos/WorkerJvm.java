@@ -56,6 +56,8 @@ final class WorkerJvm {
             dev.ratchet.jdbc.JdbcStore.class,
             dev.ratchet.adapters.WorkspaceAdapter.class,
             dev.ratchet.testkit.KeyChangingAdapter.class,
+            // core's test-jar: the seeded entropy and the fixture's human keys the workers use
+            dev.ratchet.testkit.SeededEntropy.class,
             dev.ratchet.harness.ChildJvm.class,
             org.sqlite.JDBC.class,
             // the PostgreSQL dialect's runtime (transitive dependencies of ratchet-jdbc)

@@ -22,7 +22,10 @@ class HomeModesTest {
     Path task = c.exampleTask("modes", null);
     ProcessCli.Result run = c.run("run", task.toString(), "--run-id", "m1");
     assertThat(run.exit()).as(run.all()).isZero();
-    for (String sub : new String[] {"", "keys", "approvers", "reviewers", "tasks", "runs"}) {
+    for (String sub :
+        new String[] {
+          "", "keys", "approvers", "reviewers", "tasks", "runs", "identities", "identities/approver"
+        }) {
       Path d = c.home().resolve(sub);
       assertThat(mode(d)).as(d.toString()).isEqualTo("rwx------");
     }

@@ -135,7 +135,10 @@ public final class Pem {
     try {
       Path parent = file.toAbsolutePath().getParent();
       if (parent != null) {
-        Files.createDirectories(parent);
+        // Key directories are nobody else's to list (the files themselves carry their own mode).
+        Files.createDirectories(
+            parent,
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
       }
       Files.createFile(
           file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(mode)));
