@@ -67,7 +67,7 @@ class CommandKeyLeakTest {
     assertThat(l.outcomes).contains("unsandboxed_command").doesNotContain("redacted");
     assertThat(l.scan.findings())
         .anySatisfy(f -> assertThat(f).contains("keys/ckpt-1.key"))
-        .anySatisfy(f -> assertThat(f).contains("approvers/alice.key"))
+        .anySatisfy(f -> assertThat(f).contains("identities/approver/alice.key"))
         .anySatisfy(f -> assertThat(f).contains(ENV_SECRET_NAME));
   }
 
@@ -122,11 +122,12 @@ class CommandKeyLeakTest {
     }
     Map<String, byte[]> secrets = new LinkedHashMap<>();
     List<String> keyFiles = new ArrayList<>();
-    for (String sub : List.of("keys", "approvers", "reviewers")) {
+    // The checkpoint key and the operators' own Ed25519 private keys (D19: identities/).
+    for (String sub : List.of("keys", "identities/approver", "identities/reviewer")) {
       try (Stream<Path> s = Files.list(c.home().resolve(sub))) {
         for (Path f : s.filter(p -> p.toString().endsWith(".key")).sorted().toList()) {
           keyFiles.add(f.toString());
-          secrets.put(f + " (file)", Files.readAllBytes(f));
+          secrets.put(f + " (file)", fileSecret(f));
           secrets.put(f + " (material)", ProcessCli.material(f));
         }
       } catch (IOException e) {
@@ -161,6 +162,18 @@ class CommandKeyLeakTest {
     assertThat(l.files).anySatisfy(p -> assertThat(p.toString()).endsWith("ratchet.db"));
     l.scanAll(l.scan);
     return l;
+  }
+
+  /**
+   * A key file's secret text: the whole file, or for a PEM private key its base64 body (the armour
+   * lines are shared with the public key files and are no secret).
+   */
+  private static byte[] fileSecret(Path f) throws IOException {
+    String t = Files.readString(f, StandardCharsets.ISO_8859_1);
+    if (!t.startsWith("-----BEGIN")) {
+      return t.getBytes(StandardCharsets.ISO_8859_1);
+    }
+    return t.replaceAll("-----[A-Z ]+-----", "").strip().getBytes(StandardCharsets.ISO_8859_1);
   }
 
   /** A workspace task whose commands print the environment and every key file. */

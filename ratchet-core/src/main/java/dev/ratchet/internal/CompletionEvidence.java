@@ -10,11 +10,13 @@ import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TraceEvent;
 import dev.ratchet.model.VerifiedEvidence;
+import dev.ratchet.store.CheckpointStore;
+import dev.ratchet.store.RecordChain;
 import dev.ratchet.store.RecordMac;
 import dev.ratchet.store.RecordSet;
+import dev.ratchet.store.SetHead;
 import dev.ratchet.store.StoredRecord;
-import java.util.Optional;
-import java.util.function.Function;
+import java.util.List;
 
 /**
  * Completion is bound to a passing verification (SPEC §10), and the signature alone does not prove
@@ -28,26 +30,20 @@ final class CompletionEvidence {
   private CompletionEvidence() {}
 
   /**
-   * Checks {@code s}'s verifier evidence, if any, against the trace event it names; {@code trace}
-   * looks a trace record up by its key (the sequence number as text).
+   * Checks {@code v}, {@code s}'s verifier evidence if any, against the trace event it names. The
+   * event is proven by the signed trace head (D20): the records from it to the tip must recompute
+   * to that head, so neither an edit nor a record sealed under a since-retired key can pass or stop
+   * it. A verification is normally one of the last events, so this reads a few records.
    */
-  static void check(
-      RunContext ctx,
-      RunState s,
-      VerifiedEvidence v,
-      Function<String, Optional<StoredRecord>> trace) {
+  static void check(RunContext ctx, RunState s, VerifiedEvidence v) {
     if (v == null) {
       return;
     }
     String where = "verifier evidence (trace event " + v.traceSequence() + ")";
-    StoredRecord record =
-        trace
-            .apply(Long.toString(v.traceSequence()))
-            .orElseThrow(() -> refused(where + " is missing from the trace"));
+    StoredRecord record = proven(ctx.store(), s, v.traceSequence(), where);
     TraceEvent e;
     try {
-      // Authenticated like every record an acting path reads (D20): a forged event is refused.
-      e = TraceEvent.fromJson(RecordMac.open(ctx.keys(), s.taskId(), s.runId(), record), "trace");
+      e = TraceEvent.fromJson(RecordMac.strip(record), "trace");
     } catch (RatchetException ex) {
       throw refused(where + " is not a trace event: " + ex.getMessage());
     }
@@ -78,9 +74,46 @@ final class CompletionEvidence {
     return RatchetException.checkpoint("invalid run state: " + why);
   }
 
-  /** {@link #check} of {@code s}'s evidence with lookups through the run's store. */
+  /** {@link #check} of {@code s}'s own evidence. */
   static void check(RunContext ctx, RunState s) {
-    check(
-        ctx, s, s.verified(), key -> ctx.store().find(s.taskId(), s.runId(), RecordSet.TRACE, key));
+    check(ctx, s, s.verified());
+  }
+
+  /** The trace record at {@code sequence}, proven by the chain from it to the signed head. */
+  private static StoredRecord proven(
+      CheckpointStore store, RunState s, long sequence, String where) {
+    SetHead head = s.head(RecordSet.TRACE);
+    if (sequence < 1 || sequence > head.count()) {
+      throw refused(where + " is missing from the trace");
+    }
+    long from = Math.max(1, sequence - 1);
+    String link = SetHead.GENESIS;
+    StoredRecord target = null;
+    long next = from;
+    while (next <= head.count()) {
+      int page = (int) Math.min(1_000, head.count() - next + 1);
+      List<StoredRecord> rs = store.records(s.taskId(), s.runId(), RecordSet.TRACE, next, page);
+      if (rs.isEmpty()) {
+        break;
+      }
+      for (StoredRecord r : rs) {
+        if (r.sequence() != next) {
+          throw refused(where + ": the stored trace lacks record #" + next);
+        }
+        if (r.sequence() == from && from < sequence) {
+          link = r.chain(); // the predecessor's stored link; the head proves it below
+        } else {
+          link = RecordChain.next(link, RecordSet.TRACE, r.sequence(), r.key(), r.body());
+        }
+        if (r.sequence() == sequence) {
+          target = r;
+        }
+        next++;
+      }
+    }
+    if (target == null || next != head.count() + 1 || !link.equals(head.head())) {
+      throw refused(where + " is not the event the signed trace head covers");
+    }
+    return target;
   }
 }

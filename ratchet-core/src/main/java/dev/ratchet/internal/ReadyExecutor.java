@@ -134,7 +134,7 @@ final class ReadyExecutor {
       throw new RatchetException(
           ErrorCode.VERIFICATION, "finish: the verification event is missing from the trace");
     }
-    CompletionEvidence.check(ctx, engine.state(), v, key -> engine.find(RecordSet.TRACE, key));
+    CompletionEvidence.check(ctx, engine.state(), v);
     op.b.binding = live;
     op.b.stopReason = "verified_outcome";
     JsonObject r =
