@@ -86,12 +86,15 @@ public final class LedgerApi {
       return Text.require(
           "client secret file " + file, java.nio.file.Files.readString(file).strip(), 512);
     } catch (java.io.IOException e) {
-      throw dev.ratchet.error.RatchetException.contract(
+      throw RatchetException.contract(
           "client secret file " + file + ": cannot be read (" + e.getClass().getSimpleName() + ")");
     }
   }
 
-  /** Checks a write body's shape; throws {@code CONTRACT} naming the field. */
+  /**
+   * Checks a write body's shape; throws {@code CONTRACT} naming the field. The client checks it
+   * before sending, the reference service again on receipt.
+   */
   public static void validate(String kind, JsonValue body, String path) {
     if (CREATE_ORDER.equals(kind)) {
       Fields f = Fields.exact(body, path, "account", "sku", "quantity", "unit_price_cents");
@@ -110,7 +113,7 @@ public final class LedgerApi {
   }
 
   /** An identifier safe in a URL path segment. */
-  public static String id(Fields f, String key) {
+  private static String id(Fields f, String key) {
     String v = f.text(key, 64);
     if (!ID.matcher(v).matches()) {
       throw RatchetException.contract(f.path(key) + ": must match " + ID.pattern());

@@ -67,7 +67,12 @@ class AdapterProvidersTest {
         catchThrowable(
             () ->
                 p.resolveConnect(
-                    JsonObject.builder().put("base_url", "ftp://x").build(), dir, "connect"));
+                    JsonObject.builder()
+                        .put("base_url", "ftp://x")
+                        .put("client_secret_file", "ledger.db.client-secret")
+                        .build(),
+                    dir,
+                    "connect"));
     assertThat(t).isInstanceOf(RatchetException.class);
     assertThat(((RatchetException) t).code()).isEqualTo(ErrorCode.CONTRACT);
     assertThat(t).hasMessageContaining("connect.base_url");
