@@ -47,7 +47,11 @@ class ForgedApprovalTest {
           taskFile,
           Canonical.string(
               example.with(
-                  "connect", JsonObject.builder().put("base_url", svc.uri().toString()).build())));
+                  "connect",
+                  JsonObject.builder()
+                      .put("base_url", svc.uri().toString())
+                      .put("client_secret_file", svc.clientSecretFile().toString())
+                      .build())));
       ProcessCli.Result run = c.run("run", taskFile.toString(), "--run-id", "o1");
       assertThat(run.exit()).as(run.all()).isEqualTo(4);
       assertThat(run.err()).contains("waiting for approval of pay_order");
