@@ -2,17 +2,20 @@ package dev.ratchet.adapters;
 
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
-import dev.ratchet.adapters.internal.LedgerRules;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
+import dev.ratchet.json.JsonValue;
 import dev.ratchet.json.Text;
 import java.net.URI;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
- * The action kinds of the {@link ReferenceService} ledger. Every kind's target (what a task
- * allowlists) is the account it touches.
+ * The action kinds of the reference ledger service ({@code
+ * dev.ratchet.harness.ledger.ReferenceService} in ratchet-harness; {@code ratchet serve-ledger}
+ * runs it). Every kind's target (what a task allowlists) is the account it touches.
  *
  * <ul>
  *   <li>{@code create_order} (write) {@code {account, sku, quantity, unit_price_cents}}
@@ -22,14 +25,17 @@ import java.util.List;
  * </ul>
  */
 public final class LedgerApi {
-  public static final String NAMESPACE = ReferenceService.NAMESPACE;
+  public static final String NAMESPACE = "ledger";
+  public static final String CREATE_ORDER = "create_order";
+  public static final String PAY_ORDER = "pay_order";
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
   private LedgerApi() {}
 
   public static List<HttpAction> actions() {
     return List.of(
-        HttpAction.post(write(LedgerRules.CREATE_ORDER), "/v1/orders"),
-        HttpAction.post(write(LedgerRules.PAY_ORDER), "/v1/payments"),
+        HttpAction.post(write(CREATE_ORDER), "/v1/orders"),
+        HttpAction.post(write(PAY_ORDER), "/v1/payments"),
         HttpAction.get(
             ActionSpec.of(
                 "get_account",
@@ -47,8 +53,8 @@ public final class LedgerApi {
                 "read_only",
                 (a, p) -> {
                   Fields f = Fields.exact(a, p, "account", "order_id");
-                  LedgerRules.id(f, "account");
-                  LedgerRules.id(f, "order_id");
+                  id(f, "account");
+                  id(f, "order_id");
                 },
                 LedgerApi::account),
             "/v1/accounts/{account}/orders/{order_id}"),
@@ -80,9 +86,39 @@ public final class LedgerApi {
       return Text.require(
           "client secret file " + file, java.nio.file.Files.readString(file).strip(), 512);
     } catch (java.io.IOException e) {
-      throw dev.ratchet.error.RatchetException.contract(
+      throw RatchetException.contract(
           "client secret file " + file + ": cannot be read (" + e.getClass().getSimpleName() + ")");
     }
+  }
+
+  /**
+   * Checks a write body's shape; throws {@code CONTRACT} naming the field. The client checks it
+   * before sending, the reference service again on receipt.
+   */
+  public static void validate(String kind, JsonValue body, String path) {
+    if (CREATE_ORDER.equals(kind)) {
+      Fields f = Fields.exact(body, path, "account", "sku", "quantity", "unit_price_cents");
+      id(f, "account");
+      f.text("sku", 64);
+      f.integer("quantity", 1, 1000);
+      f.integer("unit_price_cents", 0, 1_000_000_000);
+    } else if (PAY_ORDER.equals(kind)) {
+      Fields f = Fields.exact(body, path, "account", "order_id", "amount_cents");
+      id(f, "account");
+      id(f, "order_id");
+      f.integer("amount_cents", 0, 1_000_000_000_000L);
+    } else {
+      throw RatchetException.contract(path + ": unknown write kind '" + kind + "'");
+    }
+  }
+
+  /** An identifier safe in a URL path segment. */
+  private static String id(Fields f, String key) {
+    String v = f.text(key, 64);
+    if (!ID.matcher(v).matches()) {
+      throw RatchetException.contract(f.path(key) + ": must match " + ID.pattern());
+    }
+    return v;
   }
 
   private static ActionSpec write(String kind) {
@@ -91,12 +127,12 @@ public final class LedgerApi {
         ActionClass.WRITE,
         "ledger.write",
         "irreversible_write",
-        (a, p) -> LedgerRules.validate(kind, a, p),
+        (a, p) -> validate(kind, a, p),
         LedgerApi::account);
   }
 
   private static void accountOnly(JsonObject a, String p) {
-    LedgerRules.id(Fields.exact(a, p, "account"), "account");
+    id(Fields.exact(a, p, "account"), "account");
   }
 
   private static String account(JsonObject a) {

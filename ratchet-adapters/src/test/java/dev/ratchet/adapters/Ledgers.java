@@ -3,11 +3,14 @@ package dev.ratchet.adapters;
 import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.json.JsonObject;
 
-/** Intents and arguments for the reference ledger. */
-final class Ledgers {
+/**
+ * Intents and arguments for the reference ledger (also used by ratchet-harness's tests of the
+ * reference service, through this module's test-jar).
+ */
+public final class Ledgers {
   private Ledgers() {}
 
-  static JsonObject order(String account, String sku, long quantity, long unitPrice) {
+  public static JsonObject order(String account, String sku, long quantity, long unitPrice) {
     return JsonObject.builder()
         .put("account", account)
         .put("sku", sku)
@@ -16,7 +19,7 @@ final class Ledgers {
         .build();
   }
 
-  static WriteIntent createOrder(String account, String sku, long quantity, long unitPrice) {
+  public static WriteIntent createOrder(String account, String sku, long quantity, long unitPrice) {
     return new WriteIntent(
         LedgerApi.NAMESPACE,
         "create_order",
@@ -24,7 +27,7 @@ final class Ledgers {
         "irreversible_write");
   }
 
-  static WriteIntent payOrder(String account, String orderId, long amount) {
+  public static WriteIntent payOrder(String account, String orderId, long amount) {
     return new WriteIntent(
         LedgerApi.NAMESPACE,
         "pay_order",
@@ -36,7 +39,7 @@ final class Ledgers {
         "irreversible_write");
   }
 
-  static JsonObject account(String account) {
+  public static JsonObject account(String account) {
     return JsonObject.builder().put("account", account).build();
   }
 }

@@ -1,20 +1,12 @@
 package dev.ratchet.adapters;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratchet.adapter.AdapterOutcome;
 import dev.ratchet.adapter.ApprovalBinding;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.adapter.WriteIntent;
-import dev.ratchet.error.ErrorCode;
-import dev.ratchet.error.RatchetException;
 import dev.ratchet.store.Fence;
-import dev.ratchet.testkit.SeededEntropy;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -22,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Real process death inside each adapter's crash window (a child JVM halts): the environment alone
- * — the workspace journal and files, the service's SQLite ledger — proves what happened, and a
- * retry with the same key never repeats the effect.
+ * Real process death inside the workspace adapter's crash window (a child JVM halts): the workspace
+ * journal and files alone prove what happened, and a retry with the same key never repeats the
+ * effect. The reference service's half is ratchet-harness's ServiceKillTest.
  */
 class ProcessKillTest {
   @TempDir Path dir;
@@ -65,42 +57,5 @@ class ProcessKillTest {
       assertThat(retry.kind()).isEqualTo(AdapterOutcome.Kind.REPLAYED);
     }
     assertThat(Workspaces.read(root.resolve("log.txt"))).isEqualTo("A\n");
-  }
-
-  @Test
-  void aServiceKilledBetweenCommitAndResponseKeepsTheReceiptForLookup() throws Exception {
-    Path db = dir.resolve("ledger.db");
-    Process p = child("service", db.toString());
-    int port;
-    try (BufferedReader out =
-        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      port = Integer.parseInt(out.readLine().trim());
-      IdempotentHttpAdapter client =
-          IdempotentHttpAdapter.builder(URI.create("http://127.0.0.1:" + port), LedgerApi.NAMESPACE)
-              .actions(LedgerApi.actions())
-              .clientSecret(LedgerApi.clientSecret(Path.of(db + ".client-secret")))
-              .build();
-      WriteIntent order = Ledgers.createOrder("acct-1", "sku", 1, 100);
-      assertThatThrownBy(
-              () -> client.execute(order, "k1", new Fence("run-1", "w", 1), ApprovalBinding.NONE))
-          .isInstanceOfSatisfying(
-              RatchetException.class,
-              e -> assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE));
-      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(p.exitValue()).isEqualTo(ChildProcess.HALTED);
-    }
-
-    try (ReferenceService restarted =
-        ReferenceService.start(db, 0, Workspaces.clock(), new SeededEntropy(2))) {
-      IdempotentHttpAdapter client = restarted.adapter();
-      WriteIntent order = Ledgers.createOrder("acct-1", "sku", 1, 100);
-      Receipt r = client.lookup("k1").orElseThrow();
-      assertThat(r.intentDigest()).isEqualTo(order.digest());
-      assertThat(restarted.orders()).hasSize(1);
-      assertThat(
-              client.execute(order, "k1", new Fence("run-1", "w", 2), ApprovalBinding.NONE).kind())
-          .isEqualTo(AdapterOutcome.Kind.REPLAYED);
-      assertThat(restarted.orders()).hasSize(1);
-    }
   }
 }

@@ -32,43 +32,45 @@ import org.junit.jupiter.api.Test;
  * exactly-once check counts non-idempotent effects in the external system's own ledger (appended
  * lines, orders) and must fail with the key-changing canary (D18).
  */
-abstract class RuntimeCrashMatrix {
+public abstract class RuntimeCrashMatrix {
   /** One agent step: a kind and its arguments. */
-  record Step(String kind, JsonObject arguments) {}
+  public record Step(String kind, JsonObject arguments) {}
 
-  enum Approvals {
+  public enum Approvals {
     NONE,
     REQUIRED,
     EXPIRED
   }
 
   /** The task of a cell: adapter namespace, permissions, kinds, targets and verifier. */
-  abstract TaskSpec task(long cell, Set<String> approvalRequired);
+  protected abstract TaskSpec task(long cell, Set<String> approvalRequired);
 
   /**
    * The runtime's store and keys for one cell: in memory unless a subclass puts a store under it.
    */
-  RuntimeFixture fixture(long cell) {
+  protected RuntimeFixture fixture(long cell) {
     return RuntimeFixture.inMemory(cell);
   }
 
   /** The three writes, in plan order. */
-  abstract List<Step> writes(long cell);
+  protected abstract List<Step> writes(long cell);
 
-  abstract Step verification(long cell);
+  protected abstract Step verification(long cell);
 
   /** Opens a fresh environment for a cell, with {@code seam} inside the adapter. */
-  abstract EnvironmentAdapter openEnvironment(long cell, RuntimeFixture f, CrashSeam seam);
+  protected abstract EnvironmentAdapter openEnvironment(
+      long cell, RuntimeFixture f, CrashSeam seam);
 
   /** A new adapter instance on the same environment, as a restarted process would open it. */
-  abstract EnvironmentAdapter reopenEnvironment(long cell, RuntimeFixture f, CrashSeam seam);
+  protected abstract EnvironmentAdapter reopenEnvironment(
+      long cell, RuntimeFixture f, CrashSeam seam);
 
   /** What the external ledger shows wrong for a cell (empty when each effect happened once). */
-  abstract List<String> ledgerProblems(long cell);
+  protected abstract List<String> ledgerProblems(long cell);
 
-  abstract void closeEnvironment();
+  protected abstract void closeEnvironment();
 
-  static Budgets budgets() {
+  protected static Budgets budgets() {
     return new Budgets(500, 100, 86_400_000L, 1_000_000);
   }
 
@@ -117,7 +119,7 @@ abstract class RuntimeCrashMatrix {
   }
 
   /** Returns whether the crash fired; appends every broken expectation to {@code problems}. */
-  boolean runCell(
+  protected boolean runCell(
       long cell,
       CrashPoint point,
       int write,
@@ -169,7 +171,7 @@ abstract class RuntimeCrashMatrix {
   }
 
   /** A deterministic agent driven by the plan cursor; reconciles any pending write first. */
-  void drive(
+  protected void drive(
       RuntimeFixture f,
       TaskSpec task,
       Run run,

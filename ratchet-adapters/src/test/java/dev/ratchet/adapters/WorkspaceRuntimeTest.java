@@ -29,7 +29,7 @@ class WorkspaceRuntimeTest extends RuntimeCrashMatrix {
   private WorkspaceAdapter open;
 
   @Override
-  TaskSpec task(long cell, Set<String> approvalRequired) {
+  protected TaskSpec task(long cell, Set<String> approvalRequired) {
     return new TaskSpec(
         "repair-greeting-on-disk",
         "v1",
@@ -52,7 +52,7 @@ class WorkspaceRuntimeTest extends RuntimeCrashMatrix {
   }
 
   @Override
-  List<Step> writes(long cell) {
+  protected List<Step> writes(long cell) {
     return List.of(
         new Step("write_file", args("app.py", FIXED, BROKEN)),
         new Step("append_file", args("log.txt", "first\n", "")),
@@ -68,7 +68,7 @@ class WorkspaceRuntimeTest extends RuntimeCrashMatrix {
   }
 
   @Override
-  Step verification(long cell) {
+  protected Step verification(long cell) {
     return new Step("run_tests", JsonObject.builder().put("target", "unit").build());
   }
 
@@ -77,7 +77,7 @@ class WorkspaceRuntimeTest extends RuntimeCrashMatrix {
   }
 
   @Override
-  EnvironmentAdapter openEnvironment(long cell, RuntimeFixture f, CrashSeam seam) {
+  protected EnvironmentAdapter openEnvironment(long cell, RuntimeFixture f, CrashSeam seam) {
     try {
       Files.createDirectories(root(cell));
     } catch (IOException e) {
@@ -89,7 +89,7 @@ class WorkspaceRuntimeTest extends RuntimeCrashMatrix {
   }
 
   @Override
-  EnvironmentAdapter reopenEnvironment(long cell, RuntimeFixture f, CrashSeam seam) {
+  protected EnvironmentAdapter reopenEnvironment(long cell, RuntimeFixture f, CrashSeam seam) {
     closeEnvironment();
     open =
         WorkspaceAdapter.builder(root(cell))
@@ -101,7 +101,7 @@ class WorkspaceRuntimeTest extends RuntimeCrashMatrix {
   }
 
   @Override
-  List<String> ledgerProblems(long cell) {
+  protected List<String> ledgerProblems(long cell) {
     List<String> problems = new ArrayList<>();
     String log = Workspaces.read(root(cell).resolve("log.txt"));
     if (!log.equals("first\nsecond\n")) {
@@ -115,7 +115,7 @@ class WorkspaceRuntimeTest extends RuntimeCrashMatrix {
   }
 
   @Override
-  void closeEnvironment() {
+  protected void closeEnvironment() {
     if (open != null) {
       open.close();
       open = null;

@@ -17,12 +17,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Shared helpers for the workspace tests: intents, fences, files and a git CLI. */
-final class Workspaces {
-  static final Instant START = Instant.parse("2026-07-18T09:00:00Z");
+public final class Workspaces {
+  public static final Instant START = Instant.parse("2026-07-18T09:00:00Z");
 
   private Workspaces() {}
 
-  static ManualClock clock() {
+  public static ManualClock clock() {
     return new ManualClock(START);
   }
 

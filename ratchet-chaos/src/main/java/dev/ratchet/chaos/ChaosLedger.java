@@ -2,7 +2,7 @@ package dev.ratchet.chaos;
 
 import dev.ratchet.adapters.IdempotentHttpAdapter;
 import dev.ratchet.adapters.LedgerApi;
-import dev.ratchet.adapters.ReferenceService;
+import dev.ratchet.harness.ledger.ReferenceService;
 import dev.ratchet.seam.Seams;
 import java.net.URI;
 import java.nio.file.Path;

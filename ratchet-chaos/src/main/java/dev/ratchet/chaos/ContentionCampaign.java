@@ -1,8 +1,8 @@
 package dev.ratchet.chaos;
 
-import dev.ratchet.adapters.ReferenceService;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.harness.ChildJvm;
+import dev.ratchet.harness.ledger.ReferenceService;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.testkit.ThrowawayPostgres;
 import java.nio.file.Files;

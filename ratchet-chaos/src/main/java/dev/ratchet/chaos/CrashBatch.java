@@ -1,6 +1,6 @@
 package dev.ratchet.chaos;
 
-import dev.ratchet.adapters.ReferenceService;
+import dev.ratchet.harness.ledger.ReferenceService;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.store.StoredRun;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.ratchet.chaos;
 
-import dev.ratchet.adapters.ReferenceService;
+import dev.ratchet.harness.ledger.ReferenceService;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Locale;

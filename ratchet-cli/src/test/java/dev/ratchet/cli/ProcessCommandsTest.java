@@ -326,8 +326,8 @@ class ProcessCommandsTest {
   void theHttpExamplePlacesEachOrderOnceAgainstTheReferenceService() throws IOException {
     ProcessCli c = cli("http");
     keys(c);
-    try (dev.ratchet.adapters.ReferenceService svc =
-        dev.ratchet.adapters.ReferenceService.start(c.cwd.resolve("ledger.db"), 0)) {
+    try (dev.ratchet.harness.ledger.ReferenceService svc =
+        dev.ratchet.harness.ledger.ReferenceService.start(c.cwd.resolve("ledger.db"), 0)) {
       JsonObject example =
           (JsonObject) Json.parse(Files.readString(Path.of("../examples/http/acme-orders.json")));
       Path task = c.cwd.resolve("orders.json");

@@ -1,10 +1,14 @@
-package dev.ratchet.adapters;
+package dev.ratchet.harness.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.adapters.IdempotentHttpAdapter;
+import dev.ratchet.adapters.LedgerApi;
+import dev.ratchet.adapters.Ledgers;
+import dev.ratchet.adapters.RuntimeCrashMatrix;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
@@ -41,7 +45,7 @@ class HttpRuntimeTest extends RuntimeCrashMatrix {
   }
 
   @Override
-  TaskSpec task(long cell, Set<String> approvalRequired) {
+  protected TaskSpec task(long cell, Set<String> approvalRequired) {
     JsonObject expected =
         JsonObject.builder()
             .put("orders", 3)
@@ -66,7 +70,7 @@ class HttpRuntimeTest extends RuntimeCrashMatrix {
   }
 
   @Override
-  List<Step> writes(long cell) {
+  protected List<Step> writes(long cell) {
     return List.of(
         new Step("create_order", Ledgers.order(account(cell), "sku-1", 1, 100)),
         new Step("create_order", Ledgers.order(account(cell), "sku-2", 2, 250)),
@@ -74,12 +78,12 @@ class HttpRuntimeTest extends RuntimeCrashMatrix {
   }
 
   @Override
-  Step verification(long cell) {
+  protected Step verification(long cell) {
     return new Step("check_account", Ledgers.account(account(cell)));
   }
 
   @Override
-  EnvironmentAdapter openEnvironment(long cell, RuntimeFixture f, CrashSeam seam) {
+  protected EnvironmentAdapter openEnvironment(long cell, RuntimeFixture f, CrashSeam seam) {
     fixture = f;
     if (service == null) {
       service = ReferenceService.start(dir.resolve("ledger.db"), 0, f.clock, new SeededEntropy(1));
@@ -93,7 +97,7 @@ class HttpRuntimeTest extends RuntimeCrashMatrix {
    * ReferenceServiceTest (a JDK HttpServer takes about a second to stop, too slow per cell).
    */
   @Override
-  EnvironmentAdapter reopenEnvironment(long cell, RuntimeFixture f, CrashSeam seam) {
+  protected EnvironmentAdapter reopenEnvironment(long cell, RuntimeFixture f, CrashSeam seam) {
     return adapter(seam);
   }
 
@@ -110,7 +114,7 @@ class HttpRuntimeTest extends RuntimeCrashMatrix {
   }
 
   @Override
-  List<String> ledgerProblems(long cell) {
+  protected List<String> ledgerProblems(long cell) {
     List<String> skus = new ArrayList<>();
     for (JsonObject o : service.orders()) {
       if (o.get("account").orElseThrow().equals(new JsonString(account(cell)))) {
@@ -123,7 +127,7 @@ class HttpRuntimeTest extends RuntimeCrashMatrix {
   }
 
   @Override
-  void closeEnvironment() {
+  protected void closeEnvironment() {
     // The service outlives each cell (one account per cell); it stops after the test.
   }
 

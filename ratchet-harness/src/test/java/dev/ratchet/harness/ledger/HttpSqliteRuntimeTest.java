@@ -1,4 +1,4 @@
-package dev.ratchet.adapters;
+package dev.ratchet.harness.ledger;
 
 import dev.ratchet.jdbc.Database;
 import dev.ratchet.jdbc.JdbcStore;
@@ -19,7 +19,7 @@ class HttpSqliteRuntimeTest extends HttpRuntimeTest {
   private final List<JdbcStore> opened = new ArrayList<>();
 
   @Override
-  RuntimeFixture fixture(long cell) {
+  protected RuntimeFixture fixture(long cell) {
     ManualClock clock = new ManualClock(Instant.parse("2026-07-18T09:00:00Z"));
     JdbcStore store =
         JdbcStore.open(

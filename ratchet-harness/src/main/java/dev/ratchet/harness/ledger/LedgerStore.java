@@ -1,4 +1,4 @@
-package dev.ratchet.adapters.internal;
+package dev.ratchet.harness.ledger;
 
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.json.Canonical;
@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * the service there is no window between an effect and its receipt. The state fingerprint is a hash
  * chain over every committed write; the revision is the number of them.
  */
-public final class LedgerStore implements AutoCloseable {
+final class LedgerStore implements AutoCloseable {
   public static final String IDENTITY = "ledger-agent";
 
   private static final String[] SCHEMA = {

@@ -1,4 +1,4 @@
-package dev.ratchet.adapters;
+package dev.ratchet.harness.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,10 @@ import dev.ratchet.adapter.ApprovalBinding;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.adapter.Verification;
+import dev.ratchet.adapters.IdempotentHttpAdapter;
+import dev.ratchet.adapters.LedgerApi;
+import dev.ratchet.adapters.Ledgers;
+import dev.ratchet.adapters.Workspaces;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;

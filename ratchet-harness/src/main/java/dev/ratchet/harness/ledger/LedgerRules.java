@@ -1,63 +1,30 @@
-package dev.ratchet.adapters.internal;
+package dev.ratchet.harness.ledger;
 
-import dev.ratchet.error.RatchetException;
+import dev.ratchet.adapters.LedgerApi;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
-import dev.ratchet.json.JsonValue;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
- * The ledger's business rules: the two write kinds, their bodies, their effects. An order is the
- * non-idempotent effect every exactly-once check counts (D18); a payment settles an open order of
- * the same account for exactly its amount.
+ * The ledger's business rules: the effects of the two write kinds ({@link LedgerApi} checks their
+ * bodies). An order is the non-idempotent effect every exactly-once check counts (D18); a payment
+ * settles an open order of the same account for exactly its amount.
  */
-public final class LedgerRules {
-  public static final String CREATE_ORDER = "create_order";
-  public static final String PAY_ORDER = "pay_order";
-  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-
+final class LedgerRules {
   private LedgerRules() {}
 
   /** What a write did, or why the ledger refused it (nothing stored). */
   public record Effect(JsonObject result, String businessId, Reply refusal) {}
 
-  /** Checks a write body's shape; throws {@code CONTRACT} naming the field. */
-  public static void validate(String kind, JsonValue body, String path) {
-    if (CREATE_ORDER.equals(kind)) {
-      Fields f = Fields.exact(body, path, "account", "sku", "quantity", "unit_price_cents");
-      id(f, "account");
-      f.text("sku", 64);
-      f.integer("quantity", 1, 1000);
-      f.integer("unit_price_cents", 0, 1_000_000_000);
-    } else if (PAY_ORDER.equals(kind)) {
-      Fields f = Fields.exact(body, path, "account", "order_id", "amount_cents");
-      id(f, "account");
-      id(f, "order_id");
-      f.integer("amount_cents", 0, 1_000_000_000_000L);
-    } else {
-      throw RatchetException.contract(path + ": unknown write kind '" + kind + "'");
-    }
-  }
-
-  /** An identifier safe in a URL path segment. */
-  public static String id(Fields f, String key) {
-    String v = f.text(key, 64);
-    if (!ID.matcher(v).matches()) {
-      throw RatchetException.contract(f.path(key) + ": must match " + ID.pattern());
-    }
-    return v;
-  }
-
   static Effect apply(Connection c, LedgerWrite w, long revision, long now) throws SQLException {
-    if (CREATE_ORDER.equals(w.kind())) {
+    if (LedgerApi.CREATE_ORDER.equals(w.kind())) {
       Fields f = Fields.exact(w.body(), "body", "account", "sku", "quantity", "unit_price_cents");
       String id = String.format("ord_%06d", revision);
       long amount =

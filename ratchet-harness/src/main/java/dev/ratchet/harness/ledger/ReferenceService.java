@@ -1,8 +1,8 @@
-package dev.ratchet.adapters;
+package dev.ratchet.harness.ledger;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.ratchet.adapters.internal.LedgerHttp;
-import dev.ratchet.adapters.internal.LedgerStore;
+import dev.ratchet.adapters.IdempotentHttpAdapter;
+import dev.ratchet.adapters.LedgerApi;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
@@ -31,7 +31,7 @@ import java.util.concurrent.Executors;
  * <p>The ledger survives a restart on the same file (the instance id and fencing tokens too).
  */
 public final class ReferenceService implements AutoCloseable {
-  public static final String NAMESPACE = "ledger";
+  public static final String NAMESPACE = LedgerApi.NAMESPACE;
 
   static {
     // The JDK server leaves Nagle on unless told otherwise, which costs ~40 ms of delayed ACK per

@@ -1,7 +1,9 @@
-package dev.ratchet.adapters;
+package dev.ratchet.harness.ledger;
 
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapter.WriteIntent;
+import dev.ratchet.adapters.Ledgers;
+import dev.ratchet.adapters.Workspaces;
 import dev.ratchet.testkit.EnvironmentAdapterContract;
 import dev.ratchet.testkit.ManualClock;
 import dev.ratchet.testkit.SeededEntropy;

@@ -1,10 +1,14 @@
-package dev.ratchet.adapters;
+package dev.ratchet.harness.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratchet.adapter.ApprovalBinding;
 import dev.ratchet.adapter.WriteIntent;
+import dev.ratchet.adapters.IdempotentHttpAdapter;
+import dev.ratchet.adapters.LedgerApi;
+import dev.ratchet.adapters.Ledgers;
+import dev.ratchet.adapters.Workspaces;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;

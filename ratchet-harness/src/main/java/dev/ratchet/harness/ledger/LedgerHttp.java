@@ -1,7 +1,8 @@
-package dev.ratchet.adapters.internal;
+package dev.ratchet.harness.ledger;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import dev.ratchet.adapters.LedgerApi;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
@@ -28,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * client can write, or poison a run's fence with a high token; malformed headers and paths are a
  * 400, never a 500.
  */
-public final class LedgerHttp implements HttpHandler {
+final class LedgerHttp implements HttpHandler {
   public static final int MAX_BODY = 64 * 1024;
   private static final JsonLimits LIMITS = new JsonLimits(MAX_BODY, 16, 4096);
 
@@ -98,10 +99,10 @@ public final class LedgerHttp implements HttpHandler {
       return Reply.error(404, "not_found", "no such route");
     }
     if (method.equals("POST") && seg.length == 2 && seg[1].equals("orders")) {
-      return write(ex, LedgerRules.CREATE_ORDER, "/v1/orders");
+      return write(ex, LedgerApi.CREATE_ORDER, "/v1/orders");
     }
     if (method.equals("POST") && seg.length == 2 && seg[1].equals("payments")) {
-      return write(ex, LedgerRules.PAY_ORDER, "/v1/payments");
+      return write(ex, LedgerApi.PAY_ORDER, "/v1/payments");
     }
     if (!method.equals("GET")) {
       return Reply.error(405, "method_not_allowed", method + " is not allowed here");
@@ -138,7 +139,7 @@ public final class LedgerHttp implements HttpHandler {
       throw RatchetException.contract("approval headers: fingerprint and expiry come together");
     }
     JsonValue body = Json.parse(raw, LIMITS);
-    LedgerRules.validate(kind, body, "body");
+    LedgerApi.validate(kind, body, "body");
     LedgerWrite w =
         new LedgerWrite(
             kind,

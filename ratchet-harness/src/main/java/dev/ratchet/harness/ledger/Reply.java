@@ -1,4 +1,4 @@
-package dev.ratchet.adapters.internal;
+package dev.ratchet.harness.ledger;
 
 import dev.ratchet.json.JsonObject;
 import java.util.Map;
