@@ -137,27 +137,21 @@ public final class Ratchet {
 
   /** A context whose adapter refuses every environment call: only the declarations are used. */
   private RunContext detached(TaskSpec task, EnvironmentAdapter adapter) {
-    return new RunContext(
-        task,
-        RunContext.detachedAdapter(task),
-        store,
-        leases,
-        keys,
-        approvers,
-        reviewers,
-        clock,
-        entropy,
-        crash,
-        workerId,
-        leaseTtl,
-        RunContext.specsFor(task, adapter),
-        secrets);
+    return context(task, RunContext.detachedAdapter(task), adapter);
   }
 
   private RunContext context(TaskSpec task, EnvironmentAdapter adapter) {
+    return context(task, adapter, adapter);
+  }
+
+  /**
+   * A run context calling {@code environment}, with the action specs {@code declarations} gives.
+   */
+  private RunContext context(
+      TaskSpec task, EnvironmentAdapter environment, EnvironmentAdapter declarations) {
     return new RunContext(
         task,
-        adapter,
+        environment,
         store,
         leases,
         keys,
@@ -168,7 +162,7 @@ public final class Ratchet {
         crash,
         workerId,
         leaseTtl,
-        RunContext.specsFor(task, adapter),
+        RunContext.specsFor(task, declarations),
         secrets);
   }
 
