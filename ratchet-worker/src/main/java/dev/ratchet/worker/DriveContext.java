@@ -7,8 +7,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * What a {@link Driver} gets for one claim: the recovered run (its lease held by the worker), the
- * verified task it runs, and whether the worker is draining (SIGTERM: finish the current step,
- * then return {@link DriveResult#yielded()}).
+ * verified task it runs, and whether the worker is draining (SIGTERM: finish the current step, then
+ * return {@link DriveResult#yielded()}).
  */
 public record DriveContext(Run run, TaskSpec task, BooleanSupplier drainingSignal) {
   public DriveContext {

@@ -7,9 +7,9 @@ package dev.ratchet.worker;
  * {@link #name()} from the run's scheduling row; also callable in-process without a worker.
  *
  * <p>A driver holds no lease of its own: the worker claims the run, recovers it, hands the open
- * {@link dev.ratchet.Run} over in the context, and renews and releases the lease around the call.
- * A driver never waits for a human on a thread: it returns {@link DriveResult#waiting} and the
- * worker releases the run until the inbox item or the wake-up time arrives.
+ * {@link dev.ratchet.Run} over in the context, and renews and releases the lease around the call. A
+ * driver never waits for a human on a thread: it returns {@link DriveResult#waiting} and the worker
+ * releases the run until the inbox item or the wake-up time arrives.
  */
 public interface Driver {
 
