@@ -6,6 +6,7 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.internal.Engine;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Action;
+import dev.ratchet.model.Cause;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TraceEvent;
 import dev.ratchet.outcome.Proposal;
@@ -18,6 +19,7 @@ import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One run, owned through a lease by this worker. Every method ends in at most one durable, fenced,
@@ -58,6 +60,47 @@ public final class Run implements AutoCloseable {
   /** Propose, then execute unless replayed: one call per agent step. */
   public StepOutcome apply(Action action) {
     return execute(propose(action));
+  }
+
+  /**
+   * Proposes an action a decision led to (SPEC D25): the {@link Cause} (a model response with its
+   * tool calls, an MCP request) is committed once, in this proposal's commit, with its cost. A null
+   * cause is {@link #propose(Action)}.
+   */
+  public Proposal propose(Action action, Cause cause) {
+    return engine.propose(action, cause);
+  }
+
+  /** {@link #propose(Action, Cause)}, then execute unless replayed. */
+  public StepOutcome apply(Action action, Cause cause) {
+    return execute(propose(action, cause));
+  }
+
+  /** The committed causes, in commit order, authenticated against the signed head (D20). */
+  public List<Cause> causes() {
+    List<Cause> out = new ArrayList<>();
+    for (JsonObject body : engine.records(RecordSet.CAUSES)) {
+      out.add(Cause.fromJson(body, "causes[" + out.size() + "]"));
+    }
+    return List.copyOf(out);
+  }
+
+  /** The committed cause with this id, if any. */
+  public Optional<Cause> cause(String causeId) {
+    return causes().stream().filter(c -> c.causeId().equals(causeId)).findFirst();
+  }
+
+  /**
+   * Keeps a conversation-memory entry (D25): it rides on the run's next commit. If the process dies
+   * first it is lost, and the agent may ask its model again.
+   */
+  public void remember(JsonObject message) {
+    engine.remember(message);
+  }
+
+  /** The committed conversation memory, in order, authenticated against the signed head (D20). */
+  public List<JsonObject> memory() {
+    return engine.records(RecordSet.MEMORY);
   }
 
   /** Reconciles the pending write with the adapter's receipt, or executes it once if absent. */

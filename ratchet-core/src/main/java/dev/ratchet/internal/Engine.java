@@ -5,7 +5,9 @@ import dev.ratchet.adapter.Receipt;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonString;
 import dev.ratchet.model.Action;
+import dev.ratchet.model.Cause;
 import dev.ratchet.model.Checkpoint;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.PhaseTransitions.Transition;
@@ -23,8 +25,11 @@ import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.RunScope;
 import dev.ratchet.store.StoredRecord;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -42,6 +47,7 @@ public final class Engine {
   private RunState state;
   private boolean stale;
   private final Map<String, Action> ready = new HashMap<>();
+  private final List<JsonObject> unsavedMemory = new ArrayList<>();
 
   Engine(RunContext ctx, Lease lease, long generation, RunState state) {
     this.ctx = ctx;
@@ -68,7 +74,12 @@ public final class Engine {
 
   /** {@code propose}: see {@link Proposer}. A READY action waits here for {@link #execute}. */
   public Proposal propose(Action action) {
-    Proposal p = new Proposer(this).propose(action);
+    return propose(action, null);
+  }
+
+  /** {@code propose} of an action a decision led to: the cause rides on its commit (D25). */
+  public Proposal propose(Action action, Cause cause) {
+    Proposal p = new Proposer(this).propose(action, cause);
     if (p.kind() == Proposal.Kind.READY) {
       ready.put(action.actionId(), action);
     }
@@ -109,6 +120,19 @@ public final class Engine {
     commit(op);
   }
 
+  /**
+   * Buffers a conversation-memory entry (D25); it rides on the run's next commit, whatever that
+   * commit is. Lost if the process dies first: the agent may then ask its model again.
+   */
+  public void remember(JsonObject message) {
+    unsavedMemory.add(Objects.requireNonNull(message, "message"));
+  }
+
+  /** Every committed record of a set, in order, authenticated against the signed head (D20). */
+  public List<JsonObject> records(RecordSet set) {
+    return RecordAuth.readAll(ctx.store(), ctx.keys(), state, set);
+  }
+
   /** One operation in progress: a mutable copy of the state and the records it appends. */
   final class Op {
     final Draft b = new Draft(state);
@@ -117,7 +141,13 @@ public final class Engine {
 
     Transition transition;
 
+    /** The decision this operation's proposal came from (D25), named in its trace events. */
+    String causeId;
+
     TraceEvent trace(String actionId, String kind, TraceOutcome outcome, JsonObject detail) {
+      if (causeId != null && actionId != null) {
+        detail = detail.with("cause_id", new JsonString(causeId));
+      }
       return j.trace(
           ctx.nowMs(),
           b.usage.proposals(),
@@ -154,6 +184,10 @@ public final class Engine {
 
   /** Validates, signs and commits the operation's state and records as the next generation. */
   void commit(Op op) {
+    for (JsonObject m : unsavedMemory) {
+      long seq = op.j.heads().get(RecordSet.MEMORY).count() + 1;
+      op.j.append(RecordSet.MEMORY, Long.toString(seq), m);
+    }
     op.b.sets.putAll(op.j.heads());
     RunState next = op.b.build();
     Invariants.check(ctx, next);
@@ -177,6 +211,7 @@ public final class Engine {
     if (result instanceof CommitResult.Committed c) {
       generation = c.generation();
       state = next;
+      unsavedMemory.clear();
       return;
     }
     stale = true;
@@ -273,6 +308,28 @@ public final class Engine {
   Optional<Receipt> cachedReceipt(String key) {
     return find(RecordSet.RECEIPTS, key)
         .map(r -> Receipt.fromJson(RecordAuth.body(r), "receipts[" + key + "]"));
+  }
+
+  /**
+   * Commits the decision behind a proposal with it (D25): appended once, with its cost; the same
+   * cause again changes nothing; the same id with other content is refused before anything.
+   */
+  void recordCause(Op op, Cause cause) {
+    Optional<StoredRecord> earlier = find(RecordSet.CAUSES, cause.causeId());
+    if (earlier.isPresent()) {
+      Cause committed =
+          Cause.fromJson(RecordAuth.body(earlier.get()), "causes[" + cause.causeId() + "]");
+      if (!committed.equals(cause)) {
+        throw RatchetException.contract(
+            "cause.cause_id: '"
+                + cause.causeId()
+                + "' was already committed with another kind, body or cost");
+      }
+    } else if (!op.j.containsKey(RecordSet.CAUSES, cause.causeId())) {
+      op.j.append(RecordSet.CAUSES, cause.causeId(), cause.toJson());
+      op.b.usage = op.b.usage.withCost(op.b.usage.cost() + cause.costUnits());
+    }
+    op.causeId = cause.causeId();
   }
 
   /** Appends a consumed nonce; the inbox stops listing it once committed (SPEC D12). */

@@ -7,6 +7,7 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.Approval;
+import dev.ratchet.model.Cause;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TraceOutcome;
@@ -30,10 +31,13 @@ final class Proposer {
     this.ctx = engine.ctx();
   }
 
-  Proposal propose(Action action) {
+  Proposal propose(Action action, Cause cause) {
     engine.reached(WriteLifecycle.Step.BEGIN);
     Engine.Op op = engine.begin();
     Gates.beforeProposal(engine, op);
+    if (cause != null) {
+      engine.recordCause(op, cause);
+    }
     op.b.usage = op.b.usage.withProposals(op.b.usage.proposals() + 1);
     try {
       return guarded(op, action);

@@ -10,6 +10,7 @@ import dev.ratchet.store.RecordMac;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.SetHead;
 import dev.ratchet.store.StoredRecord;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -84,5 +85,38 @@ final class RecordAuth {
   /** The body of a record already authenticated, without its MAC. */
   static JsonObject body(StoredRecord r) {
     return RecordMac.strip(r);
+  }
+
+  /**
+   * Every record of a set, in order, each MAC checked and the chain recomputed from genesis to the
+   * signed count and head: a deleted, inserted, reordered or edited record is refused with {@code
+   * CHECKPOINT}. Returns the bodies without their MACs.
+   */
+  static List<JsonObject> readAll(CheckpointStore store, KeyRing ring, RunState s, RecordSet set) {
+    SetHead signed = s.head(set);
+    List<JsonObject> out = new ArrayList<>();
+    SetHead at = SetHead.EMPTY;
+    while (at.count() < signed.count()) {
+      int page = (int) Math.min(1_000, signed.count() - at.count());
+      List<StoredRecord> records = store.records(s.taskId(), s.runId(), set, at.count() + 1, page);
+      if (records.isEmpty()) {
+        break;
+      }
+      for (StoredRecord r : records) {
+        if (r.sequence() != at.count() + 1
+            || !RecordChain.next(at.head(), set, r.sequence(), r.key(), r.body())
+                .equals(r.chain())) {
+          throw RatchetException.checkpoint(
+              "the stored " + set.wireName() + " are not the chain the signed head covers");
+        }
+        out.add(RecordMac.open(ring, s.taskId(), s.runId(), r));
+        at = RecordChain.advance(at, r);
+      }
+    }
+    if (at.count() != signed.count() || !at.head().equals(signed.head())) {
+      throw RatchetException.checkpoint(
+          "the stored " + set.wireName() + " do not end at the signed count and head");
+    }
+    return out;
   }
 }

@@ -9,7 +9,9 @@ import dev.ratchet.json.JsonValue;
 import dev.ratchet.json.Text;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.SetHead;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -65,6 +67,9 @@ public record RunState(
     JsonObject.Builder setsJson = JsonObject.builder();
     for (RecordSet s : RecordSet.values()) {
       SetHead h = sets.get(s);
+      if (s.optional() && h.count() == 0) {
+        continue;
+      }
       setsJson.put(
           s.wireName(), JsonObject.builder().put("count", h.count()).put("head", h.head()).build());
     }
@@ -107,15 +112,24 @@ public record RunState(
             "pending",
             "review",
             "sets");
-    String[] setNames = new String[RecordSet.values().length];
-    for (int i = 0; i < setNames.length; i++) {
-      setNames[i] = RecordSet.values()[i].wireName();
+    JsonObject named = Fields.asObject(f.raw("sets"), f.path("sets"));
+    List<String> setNames = new ArrayList<>();
+    for (RecordSet s : RecordSet.values()) {
+      if (!s.optional() || named.has(s.wireName())) {
+        setNames.add(s.wireName());
+      }
     }
-    Fields sf = Fields.exact(f.raw("sets"), f.path("sets"), setNames);
+    Fields sf = Fields.exact(f.raw("sets"), f.path("sets"), setNames.toArray(String[]::new));
     EnumMap<RecordSet, SetHead> sets = new EnumMap<>(RecordSet.class);
     for (RecordSet s : RecordSet.values()) {
+      if (!setNames.contains(s.wireName())) {
+        sets.put(s, SetHead.EMPTY);
+        continue;
+      }
       Fields hf = Fields.exact(sf.raw(s.wireName()), sf.path(s.wireName()), "count", "head");
-      sets.put(s, new SetHead(hf.integer("count", 0, JsonInt.MAX_SAFE), hf.hex64("head")));
+      // An optional set is named only once non-empty: one encoding per state.
+      long min = s.optional() ? 1 : 0;
+      sets.put(s, new SetHead(hf.integer("count", min, JsonInt.MAX_SAFE), hf.hex64("head")));
     }
     return new RunState(
         f.text("run_id"),

@@ -14,12 +14,30 @@ public enum RecordSet {
   /** Every action id ever proposed in the run (ids are burned even when rejected). */
   ACTION_IDS("action_ids"),
   /** Idempotency keys a reviewer quarantined; never usable again in the run. */
-  QUARANTINED_KEYS("quarantined_keys");
+  QUARANTINED_KEYS("quarantined_keys"),
+  /** Decisions that led to actions (D25): model responses, MCP requests; keyed by cause id. */
+  CAUSES("causes", true),
+  /** An agent's conversation memory (D25), keyed by its sequence number. */
+  MEMORY("memory", true);
 
   private final String wireName;
+  private final boolean optional;
 
   RecordSet(String wireName) {
+    this(wireName, false);
+  }
+
+  RecordSet(String wireName, boolean optional) {
     this.wireName = wireName;
+    this.optional = optional;
+  }
+
+  /**
+   * Sets added after the first checkpoint format: a checkpoint names them only once they hold a
+   * record, so checkpoints of runs that never use them stay byte-identical to the first format.
+   */
+  public boolean optional() {
+    return optional;
   }
 
   /** The name used in checkpoints and database rows. */

@@ -24,8 +24,15 @@ public final class TamperingStore implements CheckpointStore {
     this.delegate = delegate;
   }
 
+  private volatile UnaryOperator<List<StoredRecord>> onRecords = UnaryOperator.identity();
+
   public void onLoad(UnaryOperator<Optional<StoredRun>> edit) {
     this.onLoad = edit;
+  }
+
+  /** Edits what range reads of the record sets return (deletions, reorders, edits). */
+  public void onRecords(UnaryOperator<List<StoredRecord>> edit) {
+    this.onRecords = edit;
   }
 
   @Override
@@ -46,7 +53,7 @@ public final class TamperingStore implements CheckpointStore {
   @Override
   public List<StoredRecord> records(
       String taskId, String runId, RecordSet set, long fromSequence, int limit) {
-    return delegate.records(taskId, runId, set, fromSequence, limit);
+    return onRecords.apply(delegate.records(taskId, runId, set, fromSequence, limit));
   }
 
   @Override
