@@ -30,14 +30,14 @@ import org.junit.jupiter.api.Test;
  * {@link ErrorCodeTest}.
  */
 class FieldsTest {
-  private static final String HEX = "ab".repeat(32);
+  static final String HEX = "ab".repeat(32);
 
-  private static JsonObject obj(String json) {
+  static JsonObject obj(String json) {
     return (JsonObject) Json.parse(json);
   }
 
   /** Asserts a CONTRACT refusal whose message starts with {@code path} and names {@code rule}. */
-  private static void contract(ThrowingCallable call, String path, String rule) {
+  static void contract(ThrowingCallable call, String path, String rule) {
     Throwable t = catchThrowable(call);
     assertThat(t).isInstanceOf(RatchetException.class);
     RatchetException e = (RatchetException) t;
@@ -63,31 +63,10 @@ class FieldsTest {
 
   @Test
   @Rules({"R1.3-integer", "R1.2-codes"})
-  void modelRecordsRefuseCoercedIntegers() {
+  void modelRecordsReadTheirIntegers() {
     String budgets =
         "{\"max_proposals\":10,\"max_steps\":%s,\"max_wall_time_ms\":1000,\"max_cost\":0}";
     assertThat(Budgets.fromJson(obj(budgets.formatted("5")), "budgets").maxSteps()).isEqualTo(5);
-    contract(
-        () -> Budgets.fromJson(obj(budgets.formatted("5.0")), "budgets"),
-        "budgets.max_steps",
-        "must be an integer, got number");
-    contract(
-        () -> Budgets.fromJson(obj(budgets.formatted("\"5\"")), "budgets"),
-        "budgets.max_steps",
-        "must be an integer, got string");
-    contract(
-        () -> Budgets.fromJson(obj(budgets.formatted("true")), "budgets"),
-        "budgets.max_steps",
-        "must be an integer, got boolean");
-    JsonObject approval = approvalJson();
-    contract(
-        () -> Approval.fromJson(approval.with("environment_revision", Json.parse("3.0")), "a"),
-        "a.environment_revision",
-        "must be an integer");
-    contract(
-        () -> Approval.fromJson(approval.with("expires_at_ms", new JsonString("99")), "a"),
-        "a.expires_at_ms",
-        "must be an integer, got string");
   }
 
   // ---------------------------------------------------------------- exact keys
@@ -116,27 +95,11 @@ class FieldsTest {
 
   @Test
   @Rules({"R1.3-exact-keys", "R1.2-codes"})
-  void modelRecordsReportMissingAndUnknownKeysWithTheirPath() {
+  void modelRecordsWithExactlyTheirKeysAreRead() {
     JsonObject approval = approvalJson();
     assertThat(Approval.fromJson(approval, "approval").nonce()).isEqualTo("n-1");
-    contract(
-        () -> Approval.fromJson(approval.without("nonce"), "approval"),
-        "approval",
-        "missing fields [nonce]");
-    contract(
-        () -> Approval.fromJson(approval.with("generation", Json.parse("3")), "approval"),
-        "approval",
-        "unknown fields [generation]");
     JsonObject task = taskJson();
     assertThat(TaskSpec.fromJson(task, "task").taskId()).isEqualTo("t");
-    contract(
-        () -> TaskSpec.fromJson(task.with("budgets", obj("{\"max_steps\":1}")), "task"),
-        "task.budgets",
-        "missing fields [max_cost, max_proposals, max_wall_time_ms]");
-    contract(
-        () -> TaskSpec.fromJson(task.with("schema_version", Json.parse("2")), "task"),
-        "task.schema_version",
-        "must be an integer from 1 to 1");
   }
 
   // ---------------------------------------------------------------- text
@@ -167,23 +130,10 @@ class FieldsTest {
 
   @Test
   @Rules({"R1.3-text", "R1.2-codes"})
-  void modelTextFieldsKeepTheirSpacesAndRefuseBlanks() {
+  void modelTextFieldsKeepTheirSpaces() {
     JsonObject approval = approvalJson();
     assertThat(Approval.fromJson(approval.with("nonce", new JsonString(" n ")), "a").nonce())
         .isEqualTo(" n ");
-    contract(
-        () -> Approval.fromJson(approval.with("run_id", new JsonString(" ")), "a"),
-        "a.run_id",
-        "must not be empty or blank");
-    contract(
-        () -> Approval.fromJson(approval.with("task_id", new JsonString("t".repeat(201))), "a"),
-        "a.task_id",
-        "at most 200");
-    contract(
-        () ->
-            Approval.fromJson(approval.with("intent_digest", new JsonString("AB".repeat(32))), "a"),
-        "a.intent_digest",
-        "must be 64 lowercase hex characters");
   }
 
   // ---------------------------------------------------------------- unique lists
@@ -221,15 +171,6 @@ class FieldsTest {
   @Test
   @Rules({"R1.3-unique-list", "R1.2-codes"})
   void modelListsAreUniqueAndDrawnFromTheirAllowedSet() {
-    JsonObject task = taskJson();
-    contract(
-        () -> TaskSpec.fromJson(task.with("action_kinds", Json.parse("[\"w\",\"w\"]")), "task"),
-        "task.action_kinds[1]",
-        "duplicate item 'w'");
-    contract(
-        () -> TaskSpec.fromJson(task.with("targets", Json.parse("[]")), "task"),
-        "task.targets",
-        "must not be empty");
     JsonObject action =
         obj(
             "{\"action_id\":\"a1\",\"kind\":\"w\",\"arguments\":{},\"idempotency_key\":null,"
@@ -260,18 +201,6 @@ class FieldsTest {
     assertThat(e.keyId()).isEqualTo(kid);
     assertThat(e.signatureEd25519()).isEqualTo(sig);
     assertThat(e.toJson()).isEqualTo(good);
-    contract(
-        () -> SignedEnvelope.fromJson(good.without("signature_ed25519"), "approval"),
-        "approval",
-        "missing fields [signature_ed25519]");
-    contract(
-        () -> SignedEnvelope.fromJson(good.with("signer", new JsonString("alice")), "approval"),
-        "approval",
-        "unknown fields [signer]");
-    contract(
-        () -> SignedEnvelope.fromJson(good.with("hmac_sha256", new JsonString(HEX)), "approval"),
-        "approval",
-        "unknown fields [hmac_sha256]");
     for (String bad :
         List.of(kid.toUpperCase(), kid.substring(1), kid + "0", "zz" + kid.substring(2))) {
       contract(
@@ -288,57 +217,45 @@ class FieldsTest {
           "approval.signature_ed25519",
           "86 unpadded base64url");
     }
-    contract(
-        () -> SignedEnvelope.fromJson(good.with("payload", Json.parse("[]")), "approval"),
-        "approval.payload",
-        "must be an object, got array");
-    contract(
-        () -> SignedEnvelope.fromJson(good.with("signature_ed25519", Json.parse("1")), "approval"),
-        "approval.signature_ed25519",
-        "must be a string, got integer");
     contract(() -> new SignedEnvelope(JsonObject.EMPTY, "x", sig), "key_id", "16 lowercase hex");
   }
 
   @Test
   @Rules({"R1.3-exact-keys", "R1.2-codes"})
-  void reviewDecisionsAndReceiptsAreReadStrictly() {
-    JsonObject d =
-        new ReviewDecision(
-                "rita",
-                "t",
-                "r",
-                "p",
-                "1",
-                "case-1",
-                null,
-                null,
-                null,
-                null,
-                null,
-                "ws",
-                3,
-                ReviewDecision.REPLAN,
-                "n")
-            .toJson();
+  void goodReviewDecisionsAndReceiptsAreRead() {
+    JsonObject d = decisionJson();
     assertThat(ReviewDecision.fromJson(d, "decision").decision()).isEqualTo("replan");
-    contract(
-        () -> ReviewDecision.fromJson(d.with("decision", new JsonString("approve")), "decision"),
-        "decision.decision",
-        "'approve' is not one of [abort, replan]");
-    contract(
-        () -> ReviewDecision.fromJson(d.with("decision", new JsonString("Replan")), "decision"),
-        "decision.decision",
-        "is not one of");
     JsonObject receipt = receiptJson();
     assertThat(Receipt.fromJson(receipt, "receipt").adapterVersion()).isEqualTo(1);
-    contract(
-        () -> Receipt.fromJson(receipt.with("adapter_version", Json.parse("0")), "receipt"),
-        "receipt.adapter_version",
-        "must be an integer from 1");
-    contract(
-        () -> Receipt.fromJson(receipt.without("business_id"), "receipt"),
-        "receipt",
-        "missing fields [business_id]");
+  }
+
+  static JsonObject decisionJson() {
+    return new ReviewDecision(
+            "rita",
+            "t",
+            "r",
+            "p",
+            "1",
+            "case-1",
+            null,
+            null,
+            null,
+            null,
+            null,
+            "ws",
+            3,
+            ReviewDecision.REPLAN,
+            "n")
+        .toJson();
+  }
+
+  static JsonObject envelopeJson() {
+    return obj(
+        "{\"payload\":{\"x\":1},\"key_id\":\""
+            + HEX.substring(0, 16)
+            + "\",\"signature_ed25519\":\""
+            + "A".repeat(85)
+            + "w\"}");
   }
 
   // ---------------------------------------------------------------- fixtures
