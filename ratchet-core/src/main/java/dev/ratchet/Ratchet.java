@@ -2,6 +2,8 @@ package dev.ratchet;
 
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.internal.Engine;
+import dev.ratchet.internal.Observed;
+import dev.ratchet.internal.ObservedStore;
 import dev.ratchet.internal.RunContext;
 import dev.ratchet.internal.Runs;
 import dev.ratchet.json.Canonical;
@@ -20,6 +22,8 @@ import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.LeaseStore;
+import dev.ratchet.telemetry.RatchetObserver;
+import dev.ratchet.telemetry.Step;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
@@ -52,6 +56,7 @@ public final class Ratchet {
   private final String workerId;
   private final Duration leaseTtl;
   private final SecretRegistry secrets;
+  private final RatchetObserver observer;
 
   private Ratchet(Builder b) {
     this.store = Objects.requireNonNull(b.store, "store");
@@ -65,6 +70,7 @@ public final class Ratchet {
     this.workerId = Objects.requireNonNull(b.workerId, "workerId");
     this.leaseTtl = b.leaseTtl == null ? Duration.ofSeconds(30) : b.leaseTtl;
     this.secrets = b.secrets != null ? b.secrets : SecretRegistry.builder().add(keys).build();
+    this.observer = b.observer == null ? RatchetObserver.NONE : b.observer;
   }
 
   public static Builder builder() {
@@ -73,8 +79,8 @@ public final class Ratchet {
 
   /** Starts a new run: takes its lease, observes the environment, commits generation 1. */
   public Run start(TaskSpec task, String runId, EnvironmentAdapter adapter) {
-    Engine e = Runs.start(context(task, adapter), runId);
-    return new Run(e, null);
+    Engine e = Runs.start(context(task, observed(adapter, runId)), runId);
+    return new Run(e, null, observer);
   }
 
   /**
@@ -82,8 +88,30 @@ public final class Ratchet {
    * any integrity, freshness or binding problem; then re-observes and reconciles.
    */
   public Run resume(TaskSpec task, String runId, EnvironmentAdapter adapter) {
-    Runs.Resumed r = Runs.resume(context(task, adapter), runId);
-    return new Run(r.engine(), r.recovery());
+    RunContext ctx = context(task, observed(adapter, runId));
+    Runs.Resumed r =
+        Observed.timed(
+            observer,
+            clock,
+            Step.Kind.RECOVERY,
+            "recovery",
+            runId,
+            null,
+            -1,
+            () -> resume(ctx, runId));
+    observer.recovered(runId, r.recovery().found(), r.recovery().did());
+    return new Run(r.engine(), r.recovery(), observer);
+  }
+
+  private static Runs.Resumed resume(RunContext ctx, String runId) {
+    return Runs.resume(ctx, runId);
+  }
+
+  /** The adapter a run calls: itself, or reporting each call when an observer is configured. */
+  private EnvironmentAdapter observed(EnvironmentAdapter adapter, String runId) {
+    return observer == RatchetObserver.NONE
+        ? adapter
+        : Observed.adapter(adapter, observer, clock, runId);
   }
 
   /**
@@ -152,8 +180,8 @@ public final class Ratchet {
     return new RunContext(
         task,
         environment,
-        store,
-        leases,
+        observer == RatchetObserver.NONE ? store : new ObservedStore(store, observer, clock),
+        observer == RatchetObserver.NONE ? leases : Observed.leases(leases, observer),
         keys,
         approvers,
         reviewers,
@@ -179,6 +207,7 @@ public final class Ratchet {
     private String workerId;
     private Duration leaseTtl;
     private SecretRegistry secrets;
+    private RatchetObserver observer;
 
     public Builder store(CheckpointStore s) {
       store = s;
@@ -238,6 +267,16 @@ public final class Ratchet {
      */
     public Builder secrets(SecretRegistry s) {
       secrets = Objects.requireNonNull(s);
+      return this;
+    }
+
+    /**
+     * Reports steps, commits, recoveries, freezes, fenced commits, refused inbox items and lost
+     * leases to {@code o} (docs/telemetry.md). Default: {@link RatchetObserver#NONE}, which
+     * installs nothing.
+     */
+    public Builder observer(RatchetObserver o) {
+      observer = Objects.requireNonNull(o);
       return this;
     }
 

@@ -31,17 +31,19 @@ import java.util.Optional;
 public final class Run implements AutoCloseable {
   private final Engine engine;
   private final Recovery recovery;
+  private final dev.ratchet.telemetry.RatchetObserver observer;
   private Observation observed;
   private long observedAt;
 
-  Run(Engine engine, Recovery recovery) {
+  Run(Engine engine, Recovery recovery, dev.ratchet.telemetry.RatchetObserver observer) {
+    this.observer = observer;
     this.engine = engine;
     this.recovery = recovery;
   }
 
   /** Proposes an action: READY to execute, PENDING write (intent durable), or REPLAYED. */
   public Proposal propose(Action action) {
-    return engine.propose(action);
+    return proposing(action, () -> engine.propose(action));
   }
 
   /** Executes a READY action or the PENDING write with this action id. */
@@ -68,7 +70,7 @@ public final class Run implements AutoCloseable {
    * cause is {@link #propose(Action)}.
    */
   public Proposal propose(Action action, Cause cause) {
-    return engine.propose(action, cause);
+    return proposing(action, () -> engine.propose(action, cause));
   }
 
   /** {@link #propose(Action, Cause)}, then execute unless replayed. */
@@ -204,5 +206,21 @@ public final class Run implements AutoCloseable {
   @Override
   public void close() {
     engine.ctx().leases().release(engine.lease());
+  }
+
+  /** A proposal, reported as a timed step when an observer is configured. */
+  private Proposal proposing(Action action, java.util.function.Supplier<Proposal> body) {
+    if (observer == dev.ratchet.telemetry.RatchetObserver.NONE) {
+      return body.get();
+    }
+    return dev.ratchet.internal.Observed.timed(
+        observer,
+        engine.ctx().clock(),
+        dev.ratchet.telemetry.Step.Kind.PROPOSE,
+        dev.ratchet.telemetry.Step.Kind.PROPOSE.wireName(),
+        engine.state().runId(),
+        action.actionId(),
+        engine.generation(),
+        body);
   }
 }
