@@ -1,5 +1,6 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.cli.internal.ApprovalRules;
 import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.KeyConfig;
 import dev.ratchet.cli.internal.Services;
@@ -8,7 +9,6 @@ import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.PendingIntent;
-import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.seam.CrashSeam;
@@ -93,19 +93,16 @@ abstract class ApprovalCommand extends CliCommand {
             services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
       Session.Checked c = session.check(runId);
       RunState s = c.state();
-      PendingIntent p = requireApprovable(s, c);
+      PendingIntent p =
+          ApprovalRules.requireApprovable(
+              runId, s, c.task().task(), refresh(), services.clock().millis());
       ApprovalPreview.show(out(), c.adapter(), p);
       ApprovalPreview.requireDigest(c.adapter(), p);
       ApprovalPreview.requireTrusted(err(), session, signer, force);
       long now = services.clock().millis();
       Approval a =
-          Approval.ofPending(
-              signer.label(),
-              s,
-              c.task().task(),
-              s.usage().proposals() + proposals,
-              now + validFor.toMillis(),
-              Decisions.nonce("approval", services.entropy()));
+          ApprovalRules.approval(
+              signer.label(), s, c.task().task(), proposals, validFor, now, services.entropy());
       SignedEnvelope env = SignedEnvelope.sign(a.toJson(), signer);
       Decisions.deliver(session.store(), s, InboxItem.Kind.APPROVAL, a.nonce(), env);
       out()
@@ -132,48 +129,5 @@ abstract class ApprovalCommand extends CliCommand {
                   + "' executes the write");
       return 0;
     }
-  }
-
-  private PendingIntent requireApprovable(RunState s, Session.Checked c) {
-    if (s.phase() != Phase.RUNNING) {
-      throw RatchetException.contract(
-          "run " + runId + " is " + s.phase().wireName() + ": there is no write to approve");
-    }
-    PendingIntent p = s.pending();
-    if (p == null) {
-      throw RatchetException.contract(
-          "run " + runId + " has no pending write: there is nothing to approve");
-    }
-    if (!c.task().task().requiresApproval(p.action().kind())) {
-      throw RatchetException.contract(
-          "the task's policy does not require approval for " + p.action().kind());
-    }
-    if (p.approval() == null && refresh()) {
-      throw RatchetException.contract(
-          "the pending write has no approval evidence to refresh: use 'ratchet approve "
-              + runId
-              + "'");
-    }
-    if (p.approval() != null) {
-      Approval held = Approval.fromJson(p.approval().payload(), "pending.approval.payload");
-      boolean expired =
-          held.expiresAtMs() <= services.clock().millis()
-              || held.expiresAtProposal() < s.usage().proposals();
-      if (!expired) {
-        throw RatchetException.contract(
-            "the pending write already holds valid approval evidence (nonce "
-                + held.nonce()
-                + "): 'ratchet resume "
-                + runId
-                + "' executes it");
-      }
-      if (!refresh()) {
-        throw RatchetException.contract(
-            "the pending write's approval evidence expired: use 'ratchet refresh-approval "
-                + runId
-                + "'");
-      }
-    }
-    return p;
   }
 }

@@ -2,7 +2,6 @@ package dev.ratchet.cli;
 
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.EnvironmentAdapter;
-import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
@@ -33,17 +32,7 @@ final class ApprovalPreview {
    * intent's digest: an approval never signs something other than what was shown.
    */
   static void requireDigest(EnvironmentAdapter adapter, PendingIntent p) {
-    Action a = p.action();
-    String recomputed =
-        new WriteIntent(adapter.namespace(), a.kind(), a.arguments(), a.risk()).digest();
-    if (!recomputed.equals(p.intentDigest())) {
-      throw RatchetException.contract(
-          "the pending write's intent digest "
-              + p.intentDigest()
-              + " is not the digest "
-              + recomputed
-              + " of the arguments shown: refusing to sign");
-    }
+    dev.ratchet.cli.internal.ApprovalRules.requireDigest(adapter, p);
   }
 
   /**

@@ -1,24 +1,16 @@
 package dev.ratchet.cli;
 
 import dev.ratchet.cli.internal.ChainAudit;
-import dev.ratchet.cli.internal.Records;
+import dev.ratchet.cli.internal.RunViews;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.Table;
 import dev.ratchet.cli.internal.Views;
 import dev.ratchet.json.Canonical;
-import dev.ratchet.json.JsonArray;
-import dev.ratchet.json.JsonNull;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
-import dev.ratchet.model.RunState;
-import dev.ratchet.store.InboxItem;
-import dev.ratchet.store.RecordSet;
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -47,7 +39,7 @@ final class InspectCommand extends CliCommand {
       Session.Checked c = session.check(target.runId);
       // inspect shows every record: the whole chain of every set is audited first (D20).
       ChainAudit.verify(session.store(), c.ref().taskId(), target.runId, c.state());
-      JsonObject view = view(session, c);
+      JsonObject view = RunViews.inspect(session, c, target.runId, services.clock().millis());
       if (json) {
         out().println(Canonical.string(view));
       } else {
@@ -55,76 +47,6 @@ final class InspectCommand extends CliCommand {
       }
       return 0;
     }
-  }
-
-  private JsonObject view(Session session, Session.Checked c) {
-    RunState s = c.state();
-    String taskId = c.ref().taskId();
-    long now = services.clock().millis();
-    List<JsonObject> trace = set(session, c, RecordSet.TRACE);
-    List<JsonValue> sealed = new ArrayList<>();
-    for (JsonObject e : trace) {
-      String outcome = Views.text(e, "outcome");
-      if (outcome.equals("review_replanned") || outcome.equals("review_aborted")) {
-        JsonObject d = (JsonObject) e.get("detail").orElseThrow();
-        sealed.add(
-            JsonObject.builder()
-                .put("trace_sequence", e.get("sequence").orElseThrow())
-                .put("decision", Views.text(d, "decision"))
-                .put("reviewer_id", Views.text(d, "reviewer_id"))
-                .put("case", d.get("sealed_case").orElse(JsonNull.INSTANCE))
-                .build());
-      }
-    }
-    List<JsonValue> inbox = new ArrayList<>();
-    Map<String, String> refused = refusedReasons(trace);
-    for (InboxItem item : session.store().inbox(taskId, target.runId)) {
-      inbox.add(Views.inboxItem(item, refused.get(item.nonce())));
-    }
-    return JsonObject.builder()
-        .put(
-            "run",
-            Views.run(
-                target.runId,
-                taskId,
-                c.ref().generation(),
-                s,
-                c.task().plan().size(),
-                session.heldLease(target.runId),
-                now))
-        .put("checkpoint_key_id", session.signingKeyId(c.ref()))
-        .put(
-            "pending",
-            s.pending() == null ? JsonNull.INSTANCE : Views.pending(s.pending(), now, false))
-        .put("review", s.review() == null ? JsonNull.INSTANCE : Views.review(s.review()))
-        .put("sealed_reviews", Views.array(sealed))
-        .put("receipts", Views.array(set(session, c, RecordSet.RECEIPTS)))
-        .put("consumed_nonces", Views.array(set(session, c, RecordSet.NONCES)))
-        .put("inbox", Views.array(inbox))
-        .put("quarantined_keys", Views.array(set(session, c, RecordSet.QUARANTINED_KEYS)))
-        .put("trace", Views.array(trace))
-        .build();
-  }
-
-  /** The latest refusal reason per nonce, from the trace events that carry {@code refusals}. */
-  private static Map<String, String> refusedReasons(List<JsonObject> trace) {
-    Map<String, String> out = new HashMap<>();
-    for (JsonObject e : trace) {
-      if (e.get("detail").orElse(null) instanceof JsonObject d
-          && d.get("refusals").orElse(null) instanceof JsonArray refusals) {
-        for (JsonValue r : refusals.items()) {
-          JsonObject o = (JsonObject) r;
-          out.put(Views.text(o, "nonce"), Views.text(o, "reason"));
-        }
-      }
-    }
-    return out;
-  }
-
-  private List<JsonObject> set(Session session, Session.Checked c, RecordSet set) {
-    long count = c.state().head(set).count();
-    return Records.bodies(
-        Records.upTo(session.store(), c.ref().taskId(), target.runId, set, count));
   }
 
   private static void print(PrintWriter out, JsonObject v) {

@@ -3,6 +3,7 @@ package dev.ratchet.cli;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.KeyConfig;
+import dev.ratchet.cli.internal.RunViews;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.Table;
@@ -80,14 +81,7 @@ final class ReviewCommand implements Runnable {
           ReviewCase c = s.review();
           String action = c.pending() == null ? "-" : c.pending().action().actionId();
           t.row(ref.runId(), ref.taskId(), c.caseId(), c.reason(), action);
-          cases.add(
-              JsonObject.builder()
-                  .put("run_id", ref.runId())
-                  .put("task_id", ref.taskId())
-                  .put("case_id", c.caseId())
-                  .put("reason", c.reason())
-                  .put("action_id", c.pending() == null ? null : action)
-                  .build());
+          cases.add(RunViews.reviewRow(ref.runId(), ref.taskId(), c));
         }
         if (json) {
           out()
@@ -124,13 +118,7 @@ final class ReviewCommand implements Runnable {
         Session.Checked c = session.check(target.runId);
         ReviewCase rc = requireOpenCase(c.state(), target.runId);
         Observation live = c.adapter().observe();
-        JsonObject view =
-            JsonObject.builder()
-                .put("run_id", target.runId)
-                .put("case", Views.review(rc))
-                .put("live_environment", live.toJson())
-                .put("environment_changed_since_freeze", !live.equals(rc.observation()))
-                .build();
+        JsonObject view = RunViews.reviewShow(target.runId, rc, live);
         if (json) {
           out().println(Canonical.string(view));
         } else {

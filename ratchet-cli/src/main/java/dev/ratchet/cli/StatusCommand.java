@@ -1,5 +1,6 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.cli.internal.RunViews;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.Table;
@@ -8,7 +9,6 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
-import dev.ratchet.model.RunState;
 import dev.ratchet.store.CheckpointStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,17 +51,7 @@ final class StatusCommand extends CliCommand {
       long now = services.clock().millis();
       for (CheckpointStore.RunRef ref : refs) {
         try {
-          Session.Checked c = session.check(ref.runId());
-          RunState s = c.state();
-          rows.add(
-              Views.run(
-                  ref.runId(),
-                  ref.taskId(),
-                  ref.generation(),
-                  s,
-                  c.task().plan().size(),
-                  session.heldLease(ref.runId()),
-                  now));
+          rows.add(RunViews.status(session, ref, now));
         } catch (RatchetException e) {
           if (runId != null && e.code().exitCode() != 3) {
             throw e;

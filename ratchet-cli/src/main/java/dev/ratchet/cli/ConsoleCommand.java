@@ -1,0 +1,107 @@
+package dev.ratchet.cli;
+
+import dev.ratchet.cli.internal.ConsoleLauncher;
+import dev.ratchet.cli.internal.KeyConfig;
+import dev.ratchet.cli.internal.Services;
+import dev.ratchet.cli.internal.Settings;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.sign.Role;
+import dev.ratchet.sign.SigningKey;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.ServiceLoader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ratchet console}: the operator console in a browser (docs/console.md). Loopback only
+ * unless {@code --bind}; every request needs the session token printed at start (D26).
+ */
+@Command(
+    name = "console",
+    mixinStandardHelpOptions = true,
+    description =
+        "Serve the operator console: runs, one run, the review queue; approvals and reviewer"
+            + " decisions signed with your own keys. Loopback only unless --bind; prints the"
+            + " address with the session token every request needs.")
+final class ConsoleCommand extends CliCommand {
+  @Mixin CommonOptions common;
+
+  @Option(
+      names = "--approver-key",
+      paramLabel = "FILE",
+      description = "Your own Ed25519 approver key (PKCS#8 PEM, mode 0600): enables approve.")
+  Path approverKey;
+
+  @Option(
+      names = "--reviewer-key",
+      paramLabel = "FILE",
+      description = "Your own Ed25519 reviewer key (PKCS#8 PEM, mode 0600): enables review decide.")
+  Path reviewerKey;
+
+  @Option(
+      names = "--port",
+      paramLabel = "PORT",
+      defaultValue = "8471",
+      description = "TCP port (default: 8471; 0: any free port).")
+  int port;
+
+  @Option(
+      names = "--bind",
+      paramLabel = "ADDR",
+      defaultValue = "127.0.0.1",
+      description = "Address to listen on (default: 127.0.0.1, loopback only).")
+  String bind;
+
+  ConsoleCommand(Services services) {
+    super(services);
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    if (port < 0 || port > 65_535) {
+      throw RatchetException.contract("--port: must be from 0 to 65535");
+    }
+    InetAddress address;
+    try {
+      address = InetAddress.getByName(bind);
+    } catch (UnknownHostException e) {
+      throw RatchetException.contract("--bind: '" + bind + "' is not an address of this host");
+    }
+    Settings settings = common.settings(null);
+    SigningKey approver =
+        approverKey == null
+            ? null
+            : KeyConfig.signer(approverKey, null, settings.resolvedHome(), Role.APPROVER);
+    SigningKey reviewer =
+        reviewerKey == null
+            ? null
+            : KeyConfig.signer(reviewerKey, null, settings.resolvedHome(), Role.REVIEWER);
+    ConsoleLauncher launcher =
+        ServiceLoader.load(ConsoleLauncher.class)
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    RatchetException.contract(
+                        "console: this build has no console (the ratchet-console module is not on"
+                            + " the class path; see docs/console.md)"));
+    try (ConsoleLauncher.Running console =
+        launcher.start(
+            new ConsoleLauncher.Request(
+                services,
+                settings,
+                approver,
+                reviewer,
+                new InetSocketAddress(address, port),
+                out()))) {
+      if (!address.isLoopbackAddress()) {
+        err().println("warning: the console listens on " + bind + ", not only on loopback");
+      }
+      console.await();
+    }
+    return 0;
+  }
+}

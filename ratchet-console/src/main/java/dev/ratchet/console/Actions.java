@@ -1,0 +1,294 @@
+package dev.ratchet.console;
+
+import dev.ratchet.adapter.Observation;
+import dev.ratchet.cli.internal.ApprovalRules;
+import dev.ratchet.cli.internal.ConsoleLauncher;
+import dev.ratchet.cli.internal.Decisions;
+import dev.ratchet.cli.internal.Session;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Approval;
+import dev.ratchet.model.PendingIntent;
+import dev.ratchet.model.Phase;
+import dev.ratchet.model.ReviewDecision;
+import dev.ratchet.model.RunState;
+import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.sign.SigningKey;
+import dev.ratchet.sign.TrustRoot;
+import dev.ratchet.store.InboxItem;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The pages and the signing actions. A decision is built and shown in full first (a preview kept
+ * here under a single-use id); the POST signs exactly that payload with the operator's own key, but
+ * only if the run has not moved since (same generation, same rules, digest recomputed from the
+ * shown arguments, D26), then delivers it to the run's inbox. A worker consumes it.
+ */
+final class Actions {
+  /** Approvals the console signs are valid this long and for this many more proposals. */
+  static final Duration APPROVAL_TTL = Duration.ofHours(24);
+
+  static final long APPROVAL_PROPOSALS = 100;
+
+  private final ConsoleLauncher.Request config;
+  private final Reads reads;
+  private final Map<String, Prepared> previews = new ConcurrentHashMap<>();
+
+  Actions(ConsoleLauncher.Request config, Reads reads) {
+    this.config = config;
+    this.reads = reads;
+  }
+
+  /** A decision shown and not yet signed. */
+  private record Prepared(
+      String runId, long generation, InboxItem.Kind kind, JsonObject payload, String nonce) {}
+
+  ConsoleServer.Reply get(String path, Map<String, String> query, String csrf) {
+    if (path.equals("/")) {
+      return ConsoleServer.Reply.html(
+          "Runs", Pages.runs(reads.runs(query.get("phase")), query.get("phase")));
+    }
+    if (path.equals("/review")) {
+      return ConsoleServer.Reply.html("Review queue", Pages.review(reads.reviewShows(true)));
+    }
+    String[] p = path.split("/");
+    if (p.length == 3 && p[1].equals("runs")) {
+      Reads.Inspected i = reads.inspect(p[2]);
+      String notice =
+          query.containsKey("delivered")
+              ? "<p class=\"notice\" id=\"delivered\">Signed and delivered (nonce "
+                  + Html.esc(query.get("delivered"))
+                  + "). A worker applies it when it next claims the run.</p>"
+              : "";
+      return ConsoleServer.Reply.html("Run " + p[2], notice + Pages.run(i.view(), i.extras()));
+    }
+    if (p.length == 4 && p[1].equals("runs")) {
+      switch (p[3]) {
+        case "approve":
+          return previewApproval(p[2], false, csrf);
+        case "refresh-approval":
+          return previewApproval(p[2], true, csrf);
+        case "decide":
+          return previewDecision(p[2], query.get("decision"), csrf);
+        default:
+          break;
+      }
+    }
+    return ConsoleServer.Reply.notFound();
+  }
+
+  ConsoleServer.Reply post(String path, Map<String, String> form) {
+    String[] p = path.split("/");
+    if (p.length != 4 || !p[1].equals("runs")) {
+      return ConsoleServer.Reply.notFound();
+    }
+    Prepared prepared = previews.remove(String.valueOf(form.get("preview")));
+    if (prepared == null || !prepared.runId().equals(p[2])) {
+      throw RatchetException.contract("preview: unknown or already used; open the action again");
+    }
+    switch (p[3]) {
+      case "approve":
+      case "refresh-approval":
+        return signApproval(prepared, p[3].equals("refresh-approval"));
+      case "decide":
+        return signDecision(prepared);
+      default:
+        return ConsoleServer.Reply.notFound();
+    }
+  }
+
+  private ConsoleServer.Reply previewApproval(String runId, boolean refresh, String csrf) {
+    SigningKey key = requireKey(config.approver(), "--approver-key", "approve");
+    try (Session s = ConsoleServer.open(config)) {
+      Session.Checked c = s.check(runId);
+      long now = config.services().clock().millis();
+      PendingIntent pending =
+          ApprovalRules.requireApprovable(runId, c.state(), c.task().task(), refresh, now);
+      ApprovalRules.requireDigest(c.adapter(), pending);
+      requireTrusted(s.approvers(), key, "approver");
+      Approval a =
+          ApprovalRules.approval(
+              key.label(),
+              c.state(),
+              c.task().task(),
+              APPROVAL_PROPOSALS,
+              APPROVAL_TTL,
+              now,
+              config.services().entropy());
+      String id =
+          keep(
+              new Prepared(
+                  runId, c.ref().generation(), InboxItem.Kind.APPROVAL, a.toJson(), a.nonce()));
+      return ConsoleServer.Reply.html(
+          (refresh ? "Refresh approval of " : "Approve ")
+              + pending.action().actionId()
+              + " in run "
+              + runId,
+          Pages.preview(
+              "approval",
+              "/runs/" + runId + (refresh ? "/refresh-approval" : "/approve"),
+              a.toJson(),
+              fields(id, csrf),
+              "Key "
+                  + key.keyId()
+                  + " ('"
+                  + key.label()
+                  + "'). The intent digest was recomputed from exactly the arguments shown on the run page."));
+    }
+  }
+
+  private ConsoleServer.Reply signApproval(Prepared prepared, boolean refresh) {
+    SigningKey key = requireKey(config.approver(), "--approver-key", "approve");
+    try (Session s = ConsoleServer.open(config)) {
+      Session.Checked c = requireUnmoved(s, prepared);
+      PendingIntent pending =
+          ApprovalRules.requireApprovable(
+              prepared.runId(),
+              c.state(),
+              c.task().task(),
+              refresh,
+              config.services().clock().millis());
+      ApprovalRules.requireDigest(c.adapter(), pending);
+      requireTrusted(s.approvers(), key, "approver");
+      return deliver(s, c.state(), prepared, key);
+    }
+  }
+
+  private ConsoleServer.Reply previewDecision(String runId, String decision, String csrf) {
+    SigningKey key = requireKey(config.reviewer(), "--reviewer-key", "decide a review");
+    if (!ReviewDecision.REPLAN.equals(decision) && !ReviewDecision.ABORT.equals(decision)) {
+      throw RatchetException.contract("decision: '" + decision + "' is not one of replan, abort");
+    }
+    try (Session s = ConsoleServer.open(config)) {
+      Session.Checked c = s.check(runId);
+      requireFrozen(c.state(), runId);
+      requireTrusted(s.reviewers(), key, "reviewer");
+      Observation live = c.adapter().observe();
+      ReviewDecision d =
+          Decisions.decision(
+              key.label(),
+              c.state(),
+              c.task().task(),
+              decision,
+              live,
+              Decisions.nonce("decision", config.services().entropy()));
+      String id =
+          keep(
+              new Prepared(
+                  runId,
+                  c.ref().generation(),
+                  InboxItem.Kind.REVIEW_DECISION,
+                  d.toJson(),
+                  d.nonce()));
+      return ConsoleServer.Reply.html(
+          "Decide " + decision + " on run " + runId,
+          Pages.preview(
+              "reviewer decision",
+              "/runs/" + runId + "/decide",
+              d.toJson(),
+              fields(id, csrf),
+              "Key "
+                  + key.keyId()
+                  + " ('"
+                  + key.label()
+                  + "'). Bound to the open case and the environment as observed now (revision "
+                  + live.revision()
+                  + ")."));
+    }
+  }
+
+  private ConsoleServer.Reply signDecision(Prepared prepared) {
+    SigningKey key = requireKey(config.reviewer(), "--reviewer-key", "decide a review");
+    try (Session s = ConsoleServer.open(config)) {
+      Session.Checked c = requireUnmoved(s, prepared);
+      requireFrozen(c.state(), prepared.runId());
+      requireTrusted(s.reviewers(), key, "reviewer");
+      ReviewDecision shown = ReviewDecision.fromJson(prepared.payload(), "preview");
+      Observation live = c.adapter().observe();
+      if (!live.instanceId().equals(shown.environmentInstanceId())
+          || live.revision() != shown.environmentRevision()) {
+        throw RatchetException.contract(
+            "the environment changed since the preview (revision "
+                + shown.environmentRevision()
+                + " then, "
+                + live.revision()
+                + " now): open the decision again");
+      }
+      return deliver(s, c.state(), prepared, key);
+    }
+  }
+
+  private ConsoleServer.Reply deliver(
+      Session s, RunState state, Prepared prepared, SigningKey key) {
+    SignedEnvelope env = SignedEnvelope.sign(prepared.payload(), key);
+    Decisions.deliver(s.store(), state, prepared.kind(), prepared.nonce(), env);
+    return ConsoleServer.Reply.redirect(
+        "/runs/" + prepared.runId() + "?delivered=" + prepared.nonce());
+  }
+
+  /** The run as verified now, refused when it moved since the decision was shown. */
+  private static Session.Checked requireUnmoved(Session s, Prepared prepared) {
+    Session.Checked c = s.check(prepared.runId());
+    if (c.ref().generation() != prepared.generation()) {
+      throw RatchetException.contract(
+          "run "
+              + prepared.runId()
+              + " moved since the preview (generation "
+              + prepared.generation()
+              + " then, "
+              + c.ref().generation()
+              + " now): nothing was signed; open the action again");
+    }
+    return c;
+  }
+
+  private static void requireFrozen(RunState s, String runId) {
+    if (s.phase() != Phase.NEEDS_REVIEW || s.review() == null) {
+      throw RatchetException.contract(
+          "run " + runId + " is " + s.phase().wireName() + ", not frozen in needs_review");
+    }
+  }
+
+  private static void requireTrusted(TrustRoot root, SigningKey key, String role) {
+    if (!root.trusts(key.keyId())) {
+      throw RatchetException.contract(
+          role
+              + " key "
+              + key.keyId()
+              + " ('"
+              + key.label()
+              + "') is not in this store's "
+              + role
+              + " trust root: a worker would refuse what it signs (install it with 'ratchet keys"
+              + " trust')");
+    }
+  }
+
+  private static SigningKey requireKey(SigningKey key, String option, String what) {
+    if (key == null) {
+      throw RatchetException.contract(
+          "this console holds no key to "
+              + what
+              + " with: start it with "
+              + option
+              + " FILE (your own key)");
+    }
+    return key;
+  }
+
+  private String keep(Prepared p) {
+    String id = config.services().entropy().hex128();
+    previews.put(id, p);
+    return id;
+  }
+
+  private static Map<String, String> fields(String previewId, String csrf) {
+    Map<String, String> f = new LinkedHashMap<>();
+    f.put("preview", previewId);
+    f.put(Guard.CSRF_FIELD, csrf);
+    return f;
+  }
+}

@@ -1,0 +1,260 @@
+package dev.ratchet.console;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.ratchet.cli.internal.ConsoleLauncher;
+import dev.ratchet.cli.internal.Session;
+import dev.ratchet.cli.internal.StoreFactory;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.metrics.PrometheusEndpoint;
+import dev.ratchet.seam.CrashSeam;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The console's HTTP server (the JDK's, ADR 0090): authenticates every request with the session
+ * token, checks the CSRF token on every POST, opens the store read-side per request and serves the
+ * pages, the JSON API and the signing actions. It holds no lease token and no key but the
+ * operator's own (D26).
+ */
+public final class ConsoleServer implements ConsoleLauncher.Running {
+  private static final int MAX_FORM = 16 * 1024;
+
+  private final ConsoleLauncher.Request config;
+  private final HttpServer http;
+  private final ExecutorService pool;
+  private final Guard guard;
+  private final Actions actions;
+  private final Reads reads;
+  private final PrometheusMeterRegistry registry;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  private ConsoleServer(
+      ConsoleLauncher.Request config, HttpServer http, PrometheusMeterRegistry registry) {
+    this.config = config;
+    this.http = http;
+    this.registry = registry;
+    this.pool = Executors.newFixedThreadPool(4);
+    this.guard = new Guard(config.services().entropy());
+    this.reads = new Reads(config);
+    this.actions = new Actions(config, reads);
+  }
+
+  /**
+   * Starts the console on {@code config.bind()}; {@code registry} (may be null) is served as
+   * Prometheus text on {@code /metrics}, behind the session token like everything else.
+   */
+  public static ConsoleServer start(
+      ConsoleLauncher.Request config, PrometheusMeterRegistry registry) {
+    HttpServer http;
+    try {
+      http = HttpServer.create(config.bind(), 0);
+    } catch (IOException e) {
+      throw new RatchetException(
+          ErrorCode.CONTRACT,
+          "--port/--bind: cannot listen on " + config.bind() + ": " + e.getMessage(),
+          e);
+    }
+    ConsoleServer s = new ConsoleServer(config, http, registry);
+    http.createContext("/", s::handle);
+    http.setExecutor(s.pool);
+    http.start();
+    return s;
+  }
+
+  public InetSocketAddress address() {
+    return http.getAddress();
+  }
+
+  /** The address with the session token: what the operator opens once. */
+  @Override
+  public String url() {
+    InetSocketAddress a = http.getAddress();
+    String host =
+        a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getAddress().getHostAddress();
+    if (host.contains(":")) {
+      host = "[" + host + "]";
+    }
+    return "http://" + host + ":" + a.getPort() + "/?token=" + guard.sessionToken();
+  }
+
+  /** For tests that speak to the API like a script would: the bearer token. */
+  String sessionToken() {
+    return guard.sessionToken();
+  }
+
+  @Override
+  public void await() throws InterruptedException {
+    stopped.await();
+  }
+
+  @Override
+  public void close() {
+    http.stop(0);
+    pool.shutdownNow();
+    stopped.countDown();
+  }
+
+  private void handle(HttpExchange x) {
+    try (x) {
+      x.getResponseHeaders().set("Cache-Control", "no-store");
+      x.getResponseHeaders().set("Referrer-Policy", "no-referrer");
+      x.getResponseHeaders().set("X-Frame-Options", "DENY");
+      x.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+      x.getResponseHeaders()
+          .set(
+              "Content-Security-Policy",
+              "default-src 'self'; frame-ancestors 'none'; form-action 'self'");
+      if (!guard.authenticated(x)) {
+        send(
+            x,
+            401,
+            "text/plain; charset=utf-8",
+            "session token required: open the address 'ratchet console' printed");
+        return;
+      }
+      if (Guard.query(x).containsKey("token")) {
+        // First visit: keep the token in an HttpOnly cookie and drop it from the address bar.
+        x.getResponseHeaders().add("Set-Cookie", guard.cookie());
+        x.getResponseHeaders().set("Location", x.getRequestURI().getPath());
+        x.sendResponseHeaders(303, -1);
+        return;
+      }
+      route(x);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void route(HttpExchange x) throws IOException {
+    String method = x.getRequestMethod();
+    String path = x.getRequestURI().getPath();
+    if ("POST".equals(method)) {
+      Map<String, String> form = form(x);
+      if (!guard.csrfOk(x, form)) {
+        send(x, 403, "text/plain; charset=utf-8", "CSRF token missing or wrong: nothing was done");
+        return;
+      }
+      respond(x, () -> actions.post(path, form));
+      return;
+    }
+    if (!"GET".equals(method)) {
+      send(x, 405, "text/plain; charset=utf-8", "method not allowed");
+      return;
+    }
+    if (path.equals("/assets/console.css")) {
+      try (InputStream in = ConsoleServer.class.getResourceAsStream("console.css")) {
+        send(
+            x,
+            200,
+            "text/css; charset=utf-8",
+            new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      }
+      return;
+    }
+    if (path.equals("/metrics") && registry != null) {
+      PrometheusEndpoint.handler(registry).handle(x);
+      return;
+    }
+    if (path.startsWith("/api/")) {
+      respond(x, () -> Reply.json(reads.api(path.substring(4))));
+      return;
+    }
+    respond(x, () -> actions.get(path, Guard.query(x), guard.csrfToken()));
+  }
+
+  private void respond(HttpExchange x, java.util.function.Supplier<Reply> r) throws IOException {
+    Reply reply;
+    try {
+      reply = r.get();
+    } catch (RatchetException e) {
+      int status =
+          e.code() == ErrorCode.CONTRACT ? 409 : e.code() == ErrorCode.CHECKPOINT ? 422 : 500;
+      if (x.getRequestURI().getPath().startsWith("/api/")) {
+        reply =
+            new Reply(
+                status,
+                "application/json",
+                Canonical.string(
+                    JsonObject.builder()
+                        .put("error_code", e.code().name())
+                        .put("problem", String.valueOf(e.getMessage()))
+                        .build()),
+                null);
+      } else {
+        reply =
+            new Reply(
+                status,
+                "text/html; charset=utf-8",
+                Html.page(
+                    "Refused",
+                    "<p class=\"refused\" id=\"problem\">"
+                        + Html.esc(e.code().name() + ": " + e.getMessage())
+                        + "</p><p><a href=\"/\">Back to the runs</a></p>"),
+                null);
+      }
+    }
+    if (reply.location() != null) {
+      x.getResponseHeaders().set("Location", reply.location());
+      x.sendResponseHeaders(303, -1);
+      return;
+    }
+    send(x, reply.status(), reply.type(), reply.body());
+  }
+
+  private static Map<String, String> form(HttpExchange x) throws IOException {
+    byte[] body = x.getRequestBody().readNBytes(MAX_FORM + 1);
+    if (body.length > MAX_FORM) {
+      throw RatchetException.contract("form: larger than " + MAX_FORM + " bytes");
+    }
+    return Guard.decode(new String(body, StandardCharsets.UTF_8));
+  }
+
+  private static void send(HttpExchange x, int status, String type, String body)
+      throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    x.getResponseHeaders().set("Content-Type", type);
+    x.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = x.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  /** Opens the store for one request (never creates one); the caller closes it. */
+  static Session open(ConsoleLauncher.Request config) {
+    return Session.open(
+        config.services(), config.settings(), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE);
+  }
+
+  /** A response: a page, a JSON document, or a redirect after a POST. */
+  record Reply(int status, String type, String body, String location) {
+    static Reply html(String title, String body) {
+      return new Reply(200, "text/html; charset=utf-8", Html.page(title, body), null);
+    }
+
+    static Reply json(JsonObject o) {
+      return new Reply(200, "application/json", Canonical.string(o), null);
+    }
+
+    static Reply redirect(String to) {
+      return new Reply(303, "text/plain", "", to);
+    }
+
+    static Reply notFound() {
+      return new Reply(
+          404, "text/html; charset=utf-8", Html.page("Not found", "<p>No such page.</p>"), null);
+    }
+  }
+}

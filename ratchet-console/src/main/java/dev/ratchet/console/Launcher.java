@@ -1,0 +1,15 @@
+package dev.ratchet.console;
+
+import dev.ratchet.cli.internal.ConsoleLauncher;
+
+/** The {@code ServiceLoader} provider {@code ratchet console} finds (ADR 0090). */
+public final class Launcher implements ConsoleLauncher {
+  @Override
+  public Running start(Request request) {
+    ConsoleServer server = ConsoleServer.start(request, null);
+    request.out().println("Ratchet console: open " + server.url());
+    request.out().println("(the session token in this address is required on every request)");
+    request.out().flush();
+    return server;
+  }
+}

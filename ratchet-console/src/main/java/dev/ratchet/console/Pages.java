@@ -1,0 +1,363 @@
+package dev.ratchet.console;
+
+import static dev.ratchet.console.Html.badge;
+import static dev.ratchet.console.Html.esc;
+import static dev.ratchet.console.Html.pre;
+import static dev.ratchet.console.Html.t;
+
+import dev.ratchet.cli.internal.Views;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.JsonArray;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonValue;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** The HTML of each page, rendered from the same JSON views the API serves. */
+final class Pages {
+  private Pages() {}
+
+  static String runs(List<JsonObject> rows, String phase) {
+    StringBuilder b = new StringBuilder();
+    b.append("<form class=\"filter\" method=\"get\" action=\"/\"><label>Phase ")
+        .append("<select name=\"phase\" id=\"phase\"><option value=\"\">all</option>");
+    for (String p : List.of("running", "needs_review", "completed", "failed", "cancelled")) {
+      b.append("<option")
+          .append(p.equals(phase) ? " selected" : "")
+          .append(">")
+          .append(p)
+          .append("</option>");
+    }
+    b.append("</select></label><button type=\"submit\">Filter</button></form>");
+    if (rows.isEmpty()) {
+      return b.append("<p class=\"empty\">No runs.</p>").toString();
+    }
+    b.append("<table id=\"runs\"><thead><tr><th>Needs</th><th>Run</th><th>Task</th><th>Phase</th>")
+        .append(
+            "<th>Generation</th><th>Step</th><th>Pending</th><th>Lease</th></tr></thead><tbody>");
+    for (JsonObject r : rows) {
+      String needs = Views.text(r, "needs");
+      b.append("<tr class=\"run\" data-run=\"")
+          .append(t(r, "run_id"))
+          .append("\"><td>")
+          .append(needs.isEmpty() ? "" : "<span class=\"needs\">" + esc(needs) + "</span>")
+          .append("</td><td><a href=\"/runs/")
+          .append(t(r, "run_id"))
+          .append("\">")
+          .append(t(r, "run_id"))
+          .append("</a></td><td>")
+          .append(t(r, "task_id"))
+          .append("</td><td>");
+      if ("false".equals(Views.text(r, "verified"))) {
+        b.append("<span class=\"badge refused\">refused</span> ").append(t(r, "problem"));
+        b.append("</td><td>").append(t(r, "generation")).append("</td><td></td><td></td><td></td>");
+      } else {
+        b.append(badge(Views.text(r, "phase")))
+            .append(" ")
+            .append(t(r, "stop_reason"))
+            .append("</td><td>")
+            .append(t(r, "generation"))
+            .append("</td><td>")
+            .append(t(r, "cursor"))
+            .append("/")
+            .append(t(r, "plan_steps"))
+            .append("</td><td>")
+            .append(
+                r.get("pending").orElseThrow() instanceof JsonObject p
+                    ? t(p, "kind") + " " + t(p, "action_id")
+                    : "")
+            .append("</td><td>")
+            .append(
+                r.get("lease").orElseThrow() instanceof JsonObject l
+                    ? t(l, "owner") + " until " + t(l, "expires_at")
+                    : "none")
+            .append("</td>");
+      }
+      b.append("</tr>");
+    }
+    return b.append("</tbody></table>").toString();
+  }
+
+  /** One run: state, budgets, lease, pending write, receipts, trace, inbox; actions it allows. */
+  static String run(JsonObject v, RunExtras x) {
+    JsonObject run = (JsonObject) v.get("run").orElseThrow();
+    String id = Views.text(run, "run_id");
+    StringBuilder b = new StringBuilder();
+    b.append("<section id=\"state\"><h2>State</h2><dl>")
+        .append(dt("Phase", badge(Views.text(run, "phase")) + " " + t(run, "stop_reason")))
+        .append(dt("Task", t(run, "task_id")))
+        .append(dt("Generation", t(run, "generation")))
+        .append(dt("Step", t(run, "cursor") + " of " + t(run, "plan_steps")))
+        .append(dt("Checkpoint signed by key", t(v, "checkpoint_key_id")))
+        .append(dt("Budgets", esc(x.budgets())))
+        .append(
+            dt(
+                "Lease",
+                run.get("lease").orElseThrow() instanceof JsonObject l
+                    ? t(l, "owner")
+                        + " (version "
+                        + t(l, "version")
+                        + ") until "
+                        + t(l, "expires_at")
+                    : "none (no worker holds the run)"))
+        .append(dt("Environment", esc(Canonical.string(run.get("environment").orElseThrow()))))
+        .append("</dl><p id=\"chain\" class=\"verified\">")
+        .append(esc(x.chain()))
+        .append("</p></section>");
+    if (v.get("pending").orElseThrow() instanceof JsonObject p) {
+      b.append("<section id=\"pending\"><h2>Pending write</h2><dl>")
+          .append(
+              dt(
+                  "Action",
+                  t(p, "action_id") + " (" + t(p, "kind") + ", risk " + t(p, "risk") + ")"))
+          .append(dt("Arguments", pre(Canonical.string(p.get("arguments").orElseThrow()))))
+          .append(dt("Idempotency key", "<code>" + t(p, "idempotency_key") + "</code>"))
+          .append(dt("Intent digest", "<code>" + t(p, "intent_digest") + "</code>"));
+      if (p.get("approval").orElseThrow() instanceof JsonObject a) {
+        b.append(
+            dt(
+                "Approval",
+                "by "
+                    + t(a, "approver_id")
+                    + ", nonce "
+                    + t(a, "nonce")
+                    + ", expires "
+                    + esc(
+                        Instant.ofEpochMilli(Long.parseLong(Views.text(a, "expires_at_ms")))
+                            .toString())
+                    + " or at proposal "
+                    + t(a, "expires_at_proposal")
+                    + ("true".equals(Views.text(a, "expired_by_clock"))
+                        ? " <strong class=\"expired\">EXPIRED</strong>"
+                        : " (valid)")));
+      } else {
+        b.append(
+            dt(
+                "Approval",
+                x.needsApproval()
+                    ? "none yet: <strong>waiting for approval</strong>"
+                    : "not required"));
+      }
+      b.append("</dl>");
+      if (x.needsApproval()) {
+        b.append(
+            x.expired()
+                ? "<a class=\"button\" id=\"refresh\" href=\"/runs/"
+                    + esc(id)
+                    + "/refresh-approval\">Refresh approval…</a>"
+                : "<a class=\"button\" id=\"approve\" href=\"/runs/"
+                    + esc(id)
+                    + "/approve\">Approve…</a>");
+      }
+      b.append("</section>");
+    }
+    if (v.get("review").orElseThrow() instanceof JsonObject r) {
+      b.append("<section id=\"review\"><h2>Open review case</h2><p>Case ")
+          .append(t(r, "case_id"))
+          .append(": <strong>")
+          .append(t(r, "reason"))
+          .append("</strong> — <a href=\"/review#")
+          .append(esc(id))
+          .append("\">see it side by side</a></p>")
+          .append(decideButtons(id))
+          .append("</section>");
+    }
+    b.append(
+        section(
+            "receipts",
+            "Receipts",
+            v,
+            List.of(
+                "idempotency_key",
+                "receipt_id",
+                "intent_digest",
+                "revision_before",
+                "revision_after",
+                "fingerprint")));
+    b.append(inbox(v));
+    b.append(
+        section(
+            "consumed",
+            "Consumed approvals and decisions",
+            v,
+            "consumed_nonces",
+            List.of("kind", "nonce")));
+    b.append(
+        section(
+            "quarantined", "Quarantined keys", v, "quarantined_keys", List.of("idempotency_key")));
+    b.append(timeline(v));
+    return b.toString();
+  }
+
+  static String decideButtons(String id) {
+    return "<div class=\"actions\"><a class=\"button\" id=\"replan\" href=\"/runs/"
+        + esc(id)
+        + "/decide?decision=replan\">Replan…</a> <a class=\"button danger\" id=\"abort\" href=\"/runs/"
+        + esc(id)
+        + "/decide?decision=abort\">Abort…</a></div>";
+  }
+
+  private static String inbox(JsonObject v) {
+    StringBuilder b = new StringBuilder("<section id=\"inbox\"><h2>Inbox</h2>");
+    List<JsonValue> items = ((JsonArray) v.get("inbox").orElseThrow()).items();
+    if (items.isEmpty()) {
+      return b.append("<p class=\"empty\">Empty.</p></section>").toString();
+    }
+    b.append(
+        "<table><tr><th>Kind</th><th>Nonce</th><th>Signer</th><th>Key</th><th>Status</th></tr>");
+    for (JsonValue i : items) {
+      JsonObject o = (JsonObject) i;
+      String status = Views.text(o, "status");
+      b.append("<tr><td>")
+          .append(t(o, "kind"))
+          .append("</td><td>")
+          .append(t(o, "nonce"))
+          .append("</td><td>")
+          .append(t(o, "signer"))
+          .append("</td><td><code>")
+          .append(t(o, "key_id"))
+          .append("</code></td><td class=\"")
+          .append(status.startsWith("refused") ? "refused" : "ok")
+          .append("\">")
+          .append(esc(status))
+          .append("</td></tr>");
+    }
+    return b.append("</table></section>").toString();
+  }
+
+  private static String timeline(JsonObject v) {
+    StringBuilder b =
+        new StringBuilder("<section id=\"trace\"><h2>Trace</h2><ol class=\"timeline\">");
+    for (JsonValue e : ((JsonArray) v.get("trace").orElseThrow()).items()) {
+      JsonObject o = (JsonObject) e;
+      b.append("<li><span class=\"seq\">#")
+          .append(t(o, "sequence"))
+          .append("</span> <span class=\"at\">")
+          .append(esc(at(Views.text(o, "at_ms"))))
+          .append("</span> <strong class=\"outcome\">")
+          .append(t(o, "outcome"))
+          .append("</strong> ")
+          .append(t(o, "kind"))
+          .append(" ")
+          .append(t(o, "action_id"))
+          .append(" <span class=\"rev\">revision ")
+          .append(t(o, "environment_revision"))
+          .append("</span></li>");
+    }
+    return b.append("</ol></section>").toString();
+  }
+
+  private static String at(String ms) {
+    try {
+      return Instant.ofEpochMilli(Long.parseLong(ms)).toString();
+    } catch (NumberFormatException e) {
+      return "";
+    }
+  }
+
+  private static String section(String id, String title, JsonObject v, List<String> cols) {
+    return section(id, title, v, id, cols);
+  }
+
+  private static String section(
+      String id, String title, JsonObject v, String member, List<String> cols) {
+    List<JsonValue> items = ((JsonArray) v.get(member).orElseThrow()).items();
+    StringBuilder b =
+        new StringBuilder(
+            "<section id=\"" + id + "\"><h2>" + esc(title) + " (" + items.size() + ")</h2>");
+    if (items.isEmpty()) {
+      return b.append("</section>").toString();
+    }
+    b.append("<table><tr>");
+    cols.forEach(c -> b.append("<th>").append(esc(c.replace('_', ' '))).append("</th>"));
+    b.append("</tr>");
+    for (JsonValue i : items) {
+      b.append("<tr>");
+      cols.forEach(c -> b.append("<td><code>").append(t((JsonObject) i, c)).append("</code></td>"));
+      b.append("</tr>");
+    }
+    return b.append("</table></section>").toString();
+  }
+
+  /** The review queue: each frozen run's intent beside the receipt that conflicts with it. */
+  static String review(List<JsonObject> cases) {
+    if (cases.isEmpty()) {
+      return "<p class=\"empty\">No run is frozen in needs_review.</p>";
+    }
+    StringBuilder b = new StringBuilder();
+    for (JsonObject show : cases) {
+      String id = Views.text(show, "run_id");
+      JsonObject c = (JsonObject) show.get("case").orElseThrow();
+      b.append("<section class=\"case\" id=\"")
+          .append(esc(id))
+          .append("\"><h2>Run <a href=\"/runs/")
+          .append(esc(id))
+          .append("\">")
+          .append(esc(id))
+          .append("</a>: case ")
+          .append(t(c, "case_id"))
+          .append(" — ")
+          .append(t(c, "reason"))
+          .append("</h2><div class=\"side\"><div><h3>Pending intent (what the run meant)</h3>");
+      if (c.get("pending").orElseThrow() instanceof JsonObject p) {
+        b.append(pre(Canonical.string(p)));
+      } else {
+        b.append("<p class=\"empty\">none</p>");
+      }
+      b.append("</div><div><h3>Receipt the adapter holds under the key</h3>");
+      if (c.get("observed_receipt").orElseThrow() instanceof JsonObject r) {
+        b.append(pre(Canonical.string(r)))
+            .append("<p>fingerprint <code>")
+            .append(t(c, "observed_receipt_fingerprint"))
+            .append("</code></p>");
+      } else {
+        b.append("<p class=\"empty\">none</p>");
+      }
+      b.append("</div></div><div class=\"side\"><div><h3>Environment at the freeze</h3>")
+          .append(pre(Canonical.string(c.get("observation").orElseThrow())))
+          .append("</div><div><h3>Environment now</h3>")
+          .append(pre(Canonical.string(show.get("live_environment").orElseThrow())))
+          .append(
+              "true".equals(Views.text(show, "environment_changed_since_freeze"))
+                  ? "<p class=\"expired\">changed since the freeze</p>"
+                  : "<p>unchanged since the freeze</p>")
+          .append("</div></div>")
+          .append(decideButtons(id))
+          .append("</section>");
+    }
+    return b.toString();
+  }
+
+  /** What will be signed, in full, and the form that signs exactly it. */
+  static String preview(
+      String what, String action, JsonObject payload, Map<String, String> fields, String note) {
+    StringBuilder b =
+        new StringBuilder("<p>You are about to sign this ")
+            .append(esc(what))
+            .append(" with your own key and deliver it to the run's inbox. Read it in full:</p>")
+            .append("<pre id=\"payload\">")
+            .append(esc(Canonical.string(payload)))
+            .append("</pre>");
+    if (note != null) {
+      b.append("<p class=\"note\">").append(esc(note)).append("</p>");
+    }
+    b.append("<form method=\"post\" action=\"").append(esc(action)).append("\">");
+    fields.forEach(
+        (k, v) ->
+            b.append("<input type=\"hidden\" name=\"")
+                .append(esc(k))
+                .append("\" value=\"")
+                .append(esc(v))
+                .append("\">"));
+    return b.append("<button type=\"submit\" id=\"sign\">Sign and deliver</button></form>")
+        .toString();
+  }
+
+  private static String dt(String k, String v) {
+    return "<dt>" + esc(k) + "</dt><dd>" + v + "</dd>";
+  }
+
+  /** What the run page needs beyond the inspect view. */
+  record RunExtras(String budgets, String chain, boolean needsApproval, boolean expired) {}
+}

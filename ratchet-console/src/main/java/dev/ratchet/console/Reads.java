@@ -1,0 +1,201 @@
+package dev.ratchet.console;
+
+import dev.ratchet.cli.internal.ChainAudit;
+import dev.ratchet.cli.internal.ConsoleLauncher;
+import dev.ratchet.cli.internal.RunViews;
+import dev.ratchet.cli.internal.Session;
+import dev.ratchet.cli.internal.Views;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonString;
+import dev.ratchet.model.Approval;
+import dev.ratchet.model.Budgets;
+import dev.ratchet.model.PendingIntent;
+import dev.ratchet.model.Phase;
+import dev.ratchet.model.RunState;
+import dev.ratchet.model.Usage;
+import dev.ratchet.store.CheckpointStore;
+import dev.ratchet.store.RecordSet;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything the console reads, verified like a worker verifies (checkpoint key ring, signed set
+ * heads, whole chains for a run page) and shaped by the command line's own views, so {@code /api}
+ * serves exactly what {@code --json} prints.
+ */
+final class Reads {
+  private final ConsoleLauncher.Request config;
+
+  Reads(ConsoleLauncher.Request config) {
+    this.config = config;
+  }
+
+  private long now() {
+    return config.services().clock().millis();
+  }
+
+  /** {@code /api/...}: the same documents as the command line's {@code --json}. */
+  JsonObject api(String path) {
+    String[] p = path.split("/");
+    if (path.equals("/runs")) {
+      try (Session s = ConsoleServer.open(config)) {
+        List<JsonObject> rows = new ArrayList<>();
+        for (CheckpointStore.RunRef ref : s.store().runs()) {
+          rows.add(row(s, ref));
+        }
+        return JsonObject.builder()
+            .put("store", s.settings().storeSpec().toString())
+            .put("runs", Views.array(rows))
+            .build();
+      }
+    }
+    if (path.equals("/review")) {
+      return JsonObject.builder().put("cases", Views.array(reviewShows(false))).build();
+    }
+    if (p.length == 3 && p[1].equals("runs")) {
+      return inspect(p[2]).view();
+    }
+    if (p.length == 4 && p[1].equals("runs") && p[3].equals("review")) {
+      try (Session s = ConsoleServer.open(config)) {
+        return reviewShow(s, s.check(p[2]));
+      }
+    }
+    throw RatchetException.contract("api: no resource " + path);
+  }
+
+  /** A status row, or the refusal when the run cannot be verified (as {@code status --json}). */
+  private JsonObject row(Session s, CheckpointStore.RunRef ref) {
+    try {
+      return RunViews.status(s, ref, now());
+    } catch (RatchetException e) {
+      return Views.refused(
+          ref.runId(), ref.taskId(), ref.generation(), e.code().name(), e.getMessage());
+    }
+  }
+
+  /** The runs page: status rows with what each needs from a human, those first. */
+  List<JsonObject> runs(String phase) {
+    List<JsonObject> rows = new ArrayList<>();
+    try (Session s = ConsoleServer.open(config)) {
+      for (CheckpointStore.RunRef ref : s.store().runs()) {
+        JsonObject r = row(s, ref);
+        if (phase != null && !phase.isEmpty() && !phase.equals(Views.text(r, "phase"))) {
+          continue;
+        }
+        String needs = "";
+        if (!"false".equals(Views.text(r, "verified"))) {
+          Session.Checked c = s.check(ref.runId());
+          needs = needs(c);
+        }
+        rows.add(r.with("needs", new JsonString(needs)));
+      }
+    }
+    rows.sort(Comparator.comparing((JsonObject r) -> Views.text(r, "needs").isEmpty()));
+    return rows;
+  }
+
+  /** "review", "approval", or "" when no human is needed. */
+  String needs(Session.Checked c) {
+    RunState s = c.state();
+    if (s.phase() == Phase.NEEDS_REVIEW) {
+      return "review";
+    }
+    return needsApproval(c) ? "approval" : "";
+  }
+
+  boolean needsApproval(Session.Checked c) {
+    RunState s = c.state();
+    PendingIntent p = s.pending();
+    if (s.phase() != Phase.RUNNING
+        || p == null
+        || !c.task().task().requiresApproval(p.action().kind())) {
+      return false;
+    }
+    return p.approval() == null || expired(c);
+  }
+
+  boolean expired(Session.Checked c) {
+    PendingIntent p = c.state().pending();
+    if (p == null || p.approval() == null) {
+      return false;
+    }
+    Approval a = Approval.fromJson(p.approval().payload(), "pending.approval.payload");
+    return a.expiresAtMs() <= now() || a.expiresAtProposal() < c.state().usage().proposals();
+  }
+
+  /** A run page's data: the inspect view after a whole-chain audit, and what the page adds. */
+  Inspected inspect(String runId) {
+    try (Session s = ConsoleServer.open(config)) {
+      Session.Checked c = s.check(runId);
+      Map<RecordSet, Long> counts =
+          ChainAudit.verify(s.store(), c.ref().taskId(), runId, c.state());
+      JsonObject view = RunViews.inspect(s, c, runId, now());
+      Budgets b = c.task().task().budgets();
+      Usage u = c.state().usage();
+      String budgets =
+          "proposals "
+              + u.proposals()
+              + "/"
+              + b.maxProposals()
+              + ", steps "
+              + u.steps()
+              + "/"
+              + b.maxSteps()
+              + ", cost "
+              + u.cost()
+              + "/"
+              + b.maxCost()
+              + ", wall time "
+              + b.maxWallTimeMs()
+              + " ms";
+      String chain =
+          "Hash chains verified against the signed checkpoint: trace "
+              + counts.get(RecordSet.TRACE)
+              + " events, receipts "
+              + counts.get(RecordSet.RECEIPTS)
+              + ", nonces "
+              + counts.get(RecordSet.NONCES)
+              + ".";
+      return new Inspected(view, new Pages.RunExtras(budgets, chain, needsApproval(c), expired(c)));
+    }
+  }
+
+  /** Every open case with the live environment (review show --json), for the queue page. */
+  List<JsonObject> reviewShows(boolean full) {
+    List<JsonObject> out = new ArrayList<>();
+    try (Session s = ConsoleServer.open(config)) {
+      for (CheckpointStore.RunRef ref : s.store().runs()) {
+        Session.Checked c;
+        try {
+          c = s.check(ref.runId());
+        } catch (RatchetException e) {
+          continue; // the runs page shows the refusal
+        }
+        if (c.state().phase() == Phase.NEEDS_REVIEW && c.state().review() != null) {
+          out.add(
+              full
+                  ? reviewShow(s, c)
+                  : RunViews.reviewRow(ref.runId(), ref.taskId(), c.state().review()));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static JsonObject reviewShow(Session s, Session.Checked c) {
+    if (c.state().phase() != Phase.NEEDS_REVIEW || c.state().review() == null) {
+      throw RatchetException.contract(
+          "run "
+              + c.ref().runId()
+              + " is "
+              + c.state().phase().wireName()
+              + ", not frozen in needs_review");
+    }
+    return RunViews.reviewShow(c.ref().runId(), c.state().review(), c.adapter().observe());
+  }
+
+  record Inspected(JsonObject view, Pages.RunExtras extras) {}
+}

@@ -1,0 +1,114 @@
+package dev.ratchet.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The console in a real browser: an operator finds the run waiting for approval, reads what they
+ * sign, approves it and sees the run execute; then resolves a frozen conflict by a replan. Every
+ * assertion is on what the page shows.
+ */
+class ConsoleBrowserTest {
+  @TempDir Path dir;
+  private ConsoleFixture f;
+  private WebDriver browser;
+
+  @BeforeEach
+  void start() {
+    f = new ConsoleFixture(dir);
+    browser = Browser.start(1280, 1000);
+    browser.get(f.server.url());
+  }
+
+  @AfterEach
+  void stop() {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (f != null) {
+      f.close();
+    }
+  }
+
+  private String text(String css) {
+    return browser.findElement(By.cssSelector(css)).getText();
+  }
+
+  @Test
+  void anOperatorApprovesAWaitingRunAndSeesItExecute() {
+    // The session token moved from the address into a cookie.
+    assertThat(browser.getCurrentUrl()).doesNotContain("token=");
+    List<WebElement> rows = browser.findElements(By.cssSelector("#runs tr.run"));
+    assertThat(rows).hasSize(2);
+    // Needs a human first: both runs do; the one waiting for approval says so.
+    WebElement waiting =
+        browser.findElement(By.cssSelector("tr.run[data-run='" + ConsoleFixture.APPROVE + "']"));
+    assertThat(waiting.getText()).contains("approval").contains("append_file log");
+    waiting.findElement(By.linkText(ConsoleFixture.APPROVE)).click();
+
+    assertThat(text("#pending")).contains("waiting for approval").contains("\"path\":\"log.txt\"");
+    assertThat(text("#pending")).containsPattern("Intent digest\\s+[0-9a-f]{64}");
+    assertThat(text("#chain")).startsWith("Hash chains verified");
+    browser.findElement(By.id("approve")).click();
+
+    // The whole approval is shown before signing: run, action, digest, expiry, nonce.
+    String payload = text("#payload");
+    assertThat(payload)
+        .contains("\"run_id\":\"" + ConsoleFixture.APPROVE + "\"")
+        .contains("\"approver_id\":\"alice\"")
+        .contains("\"intent_digest\"")
+        .contains("\"nonce\":\"approval-");
+    browser.findElement(By.id("sign")).click();
+
+    assertThat(text("#delivered")).contains("Signed and delivered");
+    assertThat(text("#inbox")).contains("approval").contains("alice").contains("delivered");
+    assertThat(f.inbox("deploy-greeting", ConsoleFixture.APPROVE)).hasSize(1);
+
+    // A worker claims the run and executes the approved write.
+    assertThat(f.worker(ConsoleFixture.APPROVE)).contains("completed");
+    browser.navigate().refresh();
+    assertThat(text("#state")).contains("completed");
+    assertThat(text("#receipts")).contains("Receipts (2)");
+    assertThat(text("#trace")).contains("approval_consumed").contains("completed");
+    assertThat(text("#consumed")).contains("approval");
+  }
+
+  @Test
+  void aReviewerResolvesAFrozenConflictByAReplan() {
+    browser.findElement(By.linkText("Review queue")).click();
+    WebElement c = browser.findElement(By.id(ConsoleFixture.CONFLICT));
+    assertThat(c.getText())
+        .contains("receipt_intent_conflict")
+        .contains("PENDING INTENT")
+        .contains("RECEIPT THE ADAPTER HOLDS")
+        .contains(f.conflictKey)
+        .contains("\"fence_run_id\":\"other\"");
+    c.findElement(By.id("replan")).click();
+
+    String payload = text("#payload");
+    assertThat(payload)
+        .contains("\"decision\":\"replan\"")
+        .contains("\"reviewer_id\":\"rita\"")
+        .contains("\"idempotency_key\":\"" + f.conflictKey + "\"");
+    browser.findElement(By.id("sign")).click();
+    assertThat(text("#delivered")).contains("Signed and delivered");
+    assertThat(text("#inbox")).contains("review_decision").contains("rita");
+
+    assertThat(f.worker(ConsoleFixture.CONFLICT)).contains("replan by rita applied");
+    browser.navigate().refresh();
+    assertThat(text("#state")).contains("running");
+    assertThat(text("#quarantined")).contains("Quarantined keys (1)").contains(f.conflictKey);
+    assertThat(text("#trace")).contains("review_replanned");
+    // The replanned write has a new key and waits for approval again.
+    assertThat(text("#pending")).contains("waiting for approval").doesNotContain(f.conflictKey);
+  }
+}

@@ -1,0 +1,227 @@
+package dev.ratchet.console;
+
+import dev.ratchet.adapter.AdapterProvider;
+import dev.ratchet.adapter.ApprovalBinding;
+import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.adapter.WriteIntent;
+import dev.ratchet.cli.Main;
+import dev.ratchet.cli.internal.AdapterRegistry;
+import dev.ratchet.cli.internal.ConsoleLauncher;
+import dev.ratchet.cli.internal.KeyConfig;
+import dev.ratchet.cli.internal.Services;
+import dev.ratchet.cli.internal.Settings;
+import dev.ratchet.cli.internal.Stores;
+import dev.ratchet.json.Fields;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.seam.CrashSeam;
+import dev.ratchet.sign.Role;
+import dev.ratchet.store.Fence;
+import dev.ratchet.store.InboxItem;
+import dev.ratchet.testkit.InMemoryStore;
+import dev.ratchet.testkit.InMemoryWorkspace;
+import dev.ratchet.testkit.ManualClock;
+import dev.ratchet.testkit.SeededEntropy;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A store with two runs an operator must act on, and a console serving it: {@code r-approve} waits
+ * for approval of its {@code append_file}; {@code r-conflict} is frozen on a receipt conflict
+ * (another client used its idempotency key). The command line runs in-process on the testkit's
+ * in-memory store; each task has its own in-memory workspace. {@link #worker} stands where a worker
+ * would claim the run: {@code ratchet resume} in-process (the front door's resume).
+ */
+final class ConsoleFixture implements AutoCloseable {
+  static final String APPROVE = "r-approve";
+  static final String CONFLICT = "r-conflict";
+
+  final ManualClock clock = new ManualClock(Instant.parse("2026-07-18T09:00:00Z"));
+  final InMemoryStore store = new InMemoryStore(clock);
+  final Map<String, InMemoryWorkspace> workspaces = new ConcurrentHashMap<>();
+  final Path home;
+  final Services services;
+  final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  final ConsoleServer server;
+  final String conflictKey;
+
+  ConsoleFixture(Path dir) {
+    this.home = dir.resolve("home");
+    AdapterProvider provider =
+        new AdapterProvider() {
+          @Override
+          public String namespace() {
+            return InMemoryWorkspace.NAMESPACE;
+          }
+
+          @Override
+          public List<dev.ratchet.adapter.ActionSpec> actionSpecs(
+              JsonObject environment, AdapterProvider.Context context) {
+            return workspace(environment).actionSpecs();
+          }
+
+          @Override
+          public JsonObject resolveConnect(JsonObject connect, Path baseDir, String path) {
+            Fields.exact(connect, path);
+            return connect;
+          }
+
+          @Override
+          public EnvironmentAdapter open(
+              JsonObject environment,
+              JsonObject connect,
+              boolean prepare,
+              AdapterProvider.Context context) {
+            return workspace(environment);
+          }
+        };
+    this.services =
+        new Services(
+            (content, mark, mode, c, seam) -> new Stores(store, store, () -> {}),
+            new AdapterRegistry(
+                List.of(provider),
+                new AdapterProvider.Context(clock, new SeededEntropy(20), CrashSeam.NONE)),
+            clock,
+            new SeededEntropy(20));
+    cli("keys", "generate");
+    String alice = person("approver", "alice");
+    String rita = person("reviewer", "rita");
+    cli("run", task("deploy-greeting", "hello").toString(), "--run-id", APPROVE);
+    cli("run", task("rotate-log", "hi").toString(), "--run-id", CONFLICT);
+    conflictKey = pendingKey(CONFLICT);
+    // Another client uses the run's pending key for a different intent at the adapter.
+    workspaces
+        .get("hi")
+        .execute(
+            new WriteIntent(
+                InMemoryWorkspace.NAMESPACE,
+                "append_file",
+                JsonObject.builder().put("path", "log.txt").put("content", "evil\n").build(),
+                "irreversible_write"),
+            conflictKey,
+            new Fence("other", "intruder", 1),
+            ApprovalBinding.NONE);
+    cli("approve", CONFLICT, "--approver", "alice");
+    worker(CONFLICT);
+    Settings settings = new Settings(home, null, null, List.of(), null, null, null);
+    this.server =
+        ConsoleServer.start(
+            new ConsoleLauncher.Request(
+                services,
+                settings,
+                KeyConfig.signer(Path.of(alice), null, settings.resolvedHome(), Role.APPROVER),
+                KeyConfig.signer(Path.of(rita), null, settings.resolvedHome(), Role.REVIEWER),
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                new PrintWriter(new StringWriter())),
+            registry);
+  }
+
+  private InMemoryWorkspace workspace(JsonObject environment) {
+    String greeting = environment.toString().contains("'hi'") ? "hi" : "hello";
+    return workspaces.computeIfAbsent(
+        greeting,
+        g -> new InMemoryWorkspace("ws-" + g, clock, Map.of("app.py", "print('" + g + "'\n")));
+  }
+
+  /** Where a worker would claim the run: resume it in-process, a minute later. */
+  String worker(String runId) {
+    clock.advance(Duration.ofMinutes(1));
+    return cli("resume", runId);
+  }
+
+  /** Runs one command line; returns stdout and stderr. */
+  String cli(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("--home");
+    all.add(home.toString());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Main.execute(
+        all.toArray(String[]::new),
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        services);
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  List<InboxItem> inbox(String taskId, String runId) {
+    return store.inbox(taskId, runId);
+  }
+
+  private String pendingKey(String runId) {
+    String out = cli("inspect", runId, "--json");
+    int i = out.indexOf("\"idempotency_key\":\"");
+    return out.substring(i + 19, out.indexOf('"', i + 19));
+  }
+
+  private String person(String role, String name) {
+    cli("keys", "generate", "--role", role, "--name", name);
+    Path dir = home.resolve("identities").resolve(role);
+    cli("keys", "trust", "--role", role, dir.resolve(name + ".pub").toString());
+    return dir.resolve(name + ".key").toString();
+  }
+
+  private Path task(String taskId, String greeting) {
+    String text =
+        """
+        {
+          "format": "ratchet-task/1",
+          "task": {
+            "schema_version": 1,
+            "task_id": "%s",
+            "task_version": "v1",
+            "policy_id": "environment-policy",
+            "policy_version": "v1",
+            "adapter": "memory-workspace",
+            "permissions": ["workspace.read", "workspace.write", "tests.run"],
+            "action_kinds": ["read_file", "write_file", "append_file", "run_tests"],
+            "targets": ["app.py", "log.txt", "unit"],
+            "approval_required": ["append_file"],
+            "budgets": {"max_proposals": 100, "max_steps": 50, "max_wall_time_ms": 86400000, "max_cost": 0},
+            "environment": {"files": {"app.py": "print('%s'\\n"}},
+            "verifier": {"expected_files": {"app.py": "print('ready')\\n"}}
+          },
+          "connect": {},
+          "plan": [
+            {"id": "fix", "kind": "write_file", "arguments": {"path": "app.py", "content": "print('ready')\\n"}},
+            {"id": "log", "kind": "append_file", "arguments": {"path": "log.txt", "content": "fixed\\n"}},
+            {"id": "test", "kind": "run_tests", "arguments": {"target": "unit"}},
+            {"id": "done", "kind": "finish", "arguments": {}}
+          ]
+        }
+        """
+            .formatted(taskId, greeting);
+    Path f = home.getParent().resolve(taskId + ".json");
+    try {
+      Files.createDirectories(f.getParent());
+      Files.writeString(f, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return f;
+  }
+
+  String base() {
+    return "http://127.0.0.1:" + server.address().getPort();
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}
