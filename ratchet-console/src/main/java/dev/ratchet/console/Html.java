@@ -62,6 +62,39 @@ final class Html {
     return "<span class=\"badge " + esc(phase) + "\">" + esc(phase) + "</span>";
   }
 
+  /** A JSON value indented two spaces a level, so evidence reads side by side. */
+  static String pretty(dev.ratchet.json.JsonValue v) {
+    StringBuilder b = new StringBuilder();
+    pretty(v, 0, b);
+    return b.toString();
+  }
+
+  private static void pretty(dev.ratchet.json.JsonValue v, int depth, StringBuilder b) {
+    String pad = "  ".repeat(depth + 1);
+    if (v instanceof JsonObject o && o.size() > 0) {
+      b.append("{\n");
+      int i = 0;
+      for (String k : new java.util.TreeMap<>(o.members()).keySet()) {
+        b.append(pad)
+            .append(dev.ratchet.json.Canonical.string(new dev.ratchet.json.JsonString(k)))
+            .append(": ");
+        pretty(o.get(k).orElseThrow(), depth + 1, b);
+        b.append(++i < o.size() ? ",\n" : "\n");
+      }
+      b.append("  ".repeat(depth)).append('}');
+    } else if (v instanceof dev.ratchet.json.JsonArray a && !a.items().isEmpty()) {
+      b.append("[\n");
+      for (int i = 0; i < a.items().size(); i++) {
+        b.append(pad);
+        pretty(a.items().get(i), depth + 1, b);
+        b.append(i + 1 < a.items().size() ? ",\n" : "\n");
+      }
+      b.append("  ".repeat(depth)).append(']');
+    } else {
+      b.append(dev.ratchet.json.Canonical.string(v));
+    }
+  }
+
   static String pre(String text) {
     return "<pre>" + esc(text) + "</pre>";
   }

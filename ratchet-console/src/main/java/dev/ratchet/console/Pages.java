@@ -301,13 +301,13 @@ final class Pages {
           .append(t(c, "reason"))
           .append("</h2><div class=\"side\"><div><h3>Pending intent (what the run meant)</h3>");
       if (c.get("pending").orElseThrow() instanceof JsonObject p) {
-        b.append(pre(Canonical.string(p)));
+        b.append(pre(Html.pretty(p)));
       } else {
         b.append("<p class=\"empty\">none</p>");
       }
       b.append("</div><div><h3>Receipt the adapter holds under the key</h3>");
       if (c.get("observed_receipt").orElseThrow() instanceof JsonObject r) {
-        b.append(pre(Canonical.string(r)))
+        b.append(pre(Html.pretty(r)))
             .append("<p>fingerprint <code>")
             .append(t(c, "observed_receipt_fingerprint"))
             .append("</code></p>");
@@ -315,9 +315,9 @@ final class Pages {
         b.append("<p class=\"empty\">none</p>");
       }
       b.append("</div></div><div class=\"side\"><div><h3>Environment at the freeze</h3>")
-          .append(pre(Canonical.string(c.get("observation").orElseThrow())))
+          .append(pre(Html.pretty(c.get("observation").orElseThrow())))
           .append("</div><div><h3>Environment now</h3>")
-          .append(pre(Canonical.string(show.get("live_environment").orElseThrow())))
+          .append(pre(Html.pretty(show.get("live_environment").orElseThrow())))
           .append(
               "true".equals(Views.text(show, "environment_changed_since_freeze"))
                   ? "<p class=\"expired\">changed since the freeze</p>"

@@ -91,7 +91,7 @@ class ConsoleBrowserTest {
         .contains("PENDING INTENT")
         .contains("RECEIPT THE ADAPTER HOLDS")
         .contains(f.conflictKey)
-        .contains("\"fence_run_id\":\"other\"");
+        .contains("\"fence_run_id\": \"other\"");
     c.findElement(By.id("replan")).click();
 
     String payload = text("#payload");
