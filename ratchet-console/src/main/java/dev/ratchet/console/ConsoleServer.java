@@ -32,6 +32,11 @@ import java.util.concurrent.Executors;
 public final class ConsoleServer implements ConsoleLauncher.Running {
   private static final int MAX_FORM = 16 * 1024;
 
+  /** Console meters (docs/telemetry.md): decisions signed and delivered, requests refused. */
+  public static final String DELIVERED = "ratchet.console.delivered";
+
+  public static final String REFUSED = "ratchet.console.refused";
+
   private final ConsoleLauncher.Request config;
   private final HttpServer http;
   private final ExecutorService pool;
@@ -118,6 +123,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
               "Content-Security-Policy",
               "default-src 'self'; frame-ancestors 'none'; form-action 'self'");
       if (!guard.authenticated(x)) {
+        refused("no_session");
         send(
             x,
             401,
@@ -144,6 +150,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
     if ("POST".equals(method)) {
       Map<String, String> form = form(x);
       if (!guard.csrfOk(x, form)) {
+        refused("no_csrf");
         send(x, 403, "text/plain; charset=utf-8", "CSRF token missing or wrong: nothing was done");
         return;
       }
@@ -175,11 +182,22 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
     respond(x, () -> actions.get(path, Guard.query(x), guard.csrfToken()));
   }
 
+  /** Counts a refused request (console metrics; nothing but the reason). */
+  private void refused(String reason) {
+    if (registry != null) {
+      registry.counter(REFUSED, "reason", reason).increment();
+    }
+  }
+
   private void respond(HttpExchange x, java.util.function.Supplier<Reply> r) throws IOException {
     Reply reply;
     try {
       reply = r.get();
+      if (reply.location() != null && registry != null) {
+        registry.counter(DELIVERED).increment();
+      }
     } catch (RatchetException e) {
+      refused(e.code().name());
       int status =
           e.code() == ErrorCode.CONTRACT ? 409 : e.code() == ErrorCode.CHECKPOINT ? 422 : 500;
       if (x.getRequestURI().getPath().startsWith("/api/")) {

@@ -1,12 +1,15 @@
 package dev.ratchet.console;
 
 import dev.ratchet.cli.internal.ConsoleLauncher;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /** The {@code ServiceLoader} provider {@code ratchet console} finds (ADR 0090). */
 public final class Launcher implements ConsoleLauncher {
   @Override
   public Running start(Request request) {
-    ConsoleServer server = ConsoleServer.start(request, null);
+    ConsoleServer server =
+        ConsoleServer.start(request, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
     request.out().println("Ratchet console: open " + server.url());
     request.out().println("(the session token in this address is required on every request)");
     request.out().flush();

@@ -97,6 +97,14 @@ class ConsoleSecurityTest {
         .as("a preview signs once")
         .isEqualTo(409);
     assertThat(f.inbox("deploy-greeting", ConsoleFixture.APPROVE)).hasSize(1);
+    // The console's own meters count what it refused and delivered, by reason only.
+    String metrics = get("/metrics", token).body();
+    assertThat(metrics)
+        .contains("ratchet_console_refused_total{reason=\"no_csrf\"} 2.0")
+        .contains("ratchet_console_refused_total{reason=\"no_session\"} 1.0")
+        .contains("ratchet_console_delivered_total 1.0")
+        .doesNotContain(token)
+        .doesNotContain(csrf);
   }
 
   @Test
