@@ -132,11 +132,21 @@ final class Actions {
               "/runs/" + runId + (refresh ? "/refresh-approval" : "/approve"),
               a.toJson(),
               fields(id, csrf),
-              "Key "
+              "It approves "
+                  + pending.action().kind()
+                  + " "
+                  + pending.action().actionId()
+                  + " with arguments "
+                  + dev.ratchet.json.Canonical.string(pending.action().arguments())
+                  + " (intent digest recomputed from exactly these arguments), valid until "
+                  + java.time.Instant.ofEpochMilli(a.expiresAtMs())
+                  + " or proposal "
+                  + a.expiresAtProposal()
+                  + "; signed with key "
                   + key.keyId()
                   + " ('"
                   + key.label()
-                  + "'). The intent digest was recomputed from exactly the arguments shown on the run page."));
+                  + "')."));
     }
   }
 
