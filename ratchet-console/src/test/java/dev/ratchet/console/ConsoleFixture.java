@@ -21,6 +21,7 @@ import dev.ratchet.testkit.InMemoryStore;
 import dev.ratchet.testkit.InMemoryWorkspace;
 import dev.ratchet.testkit.ManualClock;
 import dev.ratchet.testkit.SeededEntropy;
+import dev.ratchet.testkit.TamperingStore;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.ByteArrayOutputStream;
@@ -54,6 +55,10 @@ final class ConsoleFixture implements AutoCloseable {
 
   final ManualClock clock = new ManualClock(Instant.parse("2026-07-18T09:00:00Z"));
   final InMemoryStore store = new InMemoryStore(clock);
+
+  /** What every command and the console read through: a test may edit what reads return. */
+  final TamperingStore tampering = new TamperingStore(store);
+
   final Map<String, InMemoryWorkspace> workspaces = new ConcurrentHashMap<>();
   final Path home;
   final Services services;
@@ -93,7 +98,7 @@ final class ConsoleFixture implements AutoCloseable {
         };
     this.services =
         new Services(
-            (content, mark, mode, c, seam) -> new Stores(store, store, () -> {}),
+            (content, mark, mode, c, seam) -> new Stores(tampering, store, () -> {}),
             new AdapterRegistry(
                 List.of(provider),
                 new AdapterProvider.Context(clock, new SeededEntropy(20), CrashSeam.NONE)),

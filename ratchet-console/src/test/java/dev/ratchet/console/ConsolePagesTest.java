@@ -2,11 +2,15 @@ package dev.ratchet.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratchet.store.RecordSet;
+import dev.ratchet.store.StoredRecord;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,13 +32,37 @@ class ConsolePagesTest {
   }
 
   private String page(String path) throws Exception {
+    return get(path).body();
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
     return HttpClient.newHttpClient()
         .send(
             HttpRequest.newBuilder(URI.create(f.base() + path))
                 .header("Authorization", "Bearer " + f.server.sessionToken())
                 .build(),
-            HttpResponse.BodyHandlers.ofString())
-        .body();
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void aRecordDeletedFromTheStoreRefusesTheRunPageAndItsApi() throws Exception {
+    assertThat(get("/runs/" + ConsoleFixture.APPROVE).statusCode()).isEqualTo(200);
+    // Someone with write access to the store but not the keys deletes a middle trace record.
+    f.tampering.onRecords(
+        list -> {
+          if (list.size() < 3 || list.get(0).set() != RecordSet.TRACE) {
+            return list;
+          }
+          List<StoredRecord> edited = new ArrayList<>(list);
+          edited.remove(1);
+          return edited;
+        });
+    HttpResponse<String> page = get("/runs/" + ConsoleFixture.APPROVE);
+    assertThat(page.statusCode()).isEqualTo(422);
+    assertThat(page.body()).contains("CHECKPOINT").doesNotContain("Hash chains verified");
+    HttpResponse<String> api = get("/api/runs/" + ConsoleFixture.APPROVE);
+    assertThat(api.statusCode()).isEqualTo(422);
+    assertThat(api.body()).contains("\"error_code\":\"CHECKPOINT\"");
   }
 
   @Test
