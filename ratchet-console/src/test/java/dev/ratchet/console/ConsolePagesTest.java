@@ -45,6 +45,17 @@ class ConsolePagesTest {
   }
 
   @Test
+  void theRunPageShowsWhyAWorkerRefusedAnInboxItem() throws Exception {
+    // An approval signed with a key the worker's trust root does not hold.
+    f.cli("keys", "generate", "--role", "approver", "--name", "bob");
+    String bob = f.home.resolve("identities/approver/bob.key").toString();
+    f.cli("approve", ConsoleFixture.APPROVE, "--key", bob, "--force");
+    f.worker(ConsoleFixture.APPROVE);
+    String run = page("/runs/" + ConsoleFixture.APPROVE);
+    assertThat(run).contains("refused: untrusted_signer").contains("waiting for approval");
+  }
+
+  @Test
   void aRecordDeletedFromTheStoreRefusesTheRunPageAndItsApi() throws Exception {
     assertThat(get("/runs/" + ConsoleFixture.APPROVE).statusCode()).isEqualTo(200);
     // Someone with write access to the store but not the keys deletes a middle trace record.
