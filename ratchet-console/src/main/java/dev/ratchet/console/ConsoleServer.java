@@ -198,31 +198,15 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
       }
     } catch (RatchetException e) {
       refused(e.code().name());
-      int status =
-          e.code() == ErrorCode.CONTRACT ? 409 : e.code() == ErrorCode.CHECKPOINT ? 422 : 500;
-      if (x.getRequestURI().getPath().startsWith("/api/")) {
-        reply =
-            new Reply(
-                status,
-                "application/json",
-                Canonical.string(
-                    JsonObject.builder()
-                        .put("error_code", e.code().name())
-                        .put("problem", String.valueOf(e.getMessage()))
-                        .build()),
-                null);
-      } else {
-        reply =
-            new Reply(
-                status,
-                "text/html; charset=utf-8",
-                Html.page(
-                    "Refused",
-                    "<p class=\"refused\" id=\"problem\">"
-                        + Html.esc(e.code().name() + ": " + e.getMessage())
-                        + "</p><p><a href=\"/\">Back to the runs</a></p>"),
-                null);
-      }
+      reply = refusal(x, e);
+    } catch (RuntimeException e) {
+      // Not a typed refusal: show only its type (its message may quote anything).
+      refused(ErrorCode.INTERNAL.name());
+      reply =
+          refusal(
+              x,
+              new RatchetException(
+                  ErrorCode.INTERNAL, "unexpected " + e.getClass().getSimpleName(), e));
     }
     if (reply.location() != null) {
       x.getResponseHeaders().set("Location", reply.location());
@@ -230,6 +214,44 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
       return;
     }
     send(x, reply.status(), reply.type(), reply.body());
+  }
+
+  /** A refusal as the page or API document says it: code and message, never a stack. */
+  private static Reply refusal(HttpExchange x, RatchetException e) {
+    int status;
+    switch (e.code()) {
+      case CONTRACT:
+        status = 409;
+        break;
+      case CHECKPOINT:
+        status = 422;
+        break;
+      case STORE_UNAVAILABLE:
+        status = 503;
+        break;
+      default:
+        status = 500;
+    }
+    if (x.getRequestURI().getPath().startsWith("/api/")) {
+      return new Reply(
+          status,
+          "application/json",
+          Canonical.string(
+              JsonObject.builder()
+                  .put("error_code", e.code().name())
+                  .put("problem", String.valueOf(e.getMessage()))
+                  .build()),
+          null);
+    }
+    return new Reply(
+        status,
+        "text/html; charset=utf-8",
+        Html.page(
+            "Refused",
+            "<p class=\"refused\" id=\"problem\">"
+                + Html.esc(e.code().name() + ": " + e.getMessage())
+                + "</p><p><a href=\"/\">Back to the runs</a></p>"),
+        null);
   }
 
   private static Map<String, String> form(HttpExchange x) throws IOException {
