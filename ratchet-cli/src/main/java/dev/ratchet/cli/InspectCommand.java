@@ -91,6 +91,7 @@ final class InspectCommand extends CliCommand {
                 s,
                 c.task().plan().size(),
                 session.heldLease(target.runId),
+                session.waiting(c),
                 now))
         .put("checkpoint_key_id", session.signingKeyId(c.ref()))
         .put(

@@ -52,6 +52,11 @@ public final class PhaseTransitions {
         Phase.NEEDS_REVIEW,
         TraceOutcome.CANCEL_REQUESTED,
         "signed operator cancel with a write pending"),
+    PERMANENT_REFUSAL(
+        Phase.RUNNING,
+        Phase.FAILED,
+        TraceOutcome.PERMANENTLY_REFUSED,
+        "a policy refusal the driver cannot get past"),
     REPLAN(Phase.NEEDS_REVIEW, Phase.RUNNING, TraceOutcome.REVIEW_REPLANNED, "signed replan"),
     ABORT(Phase.NEEDS_REVIEW, Phase.FAILED, TraceOutcome.REVIEW_ABORTED, "signed abort");
 

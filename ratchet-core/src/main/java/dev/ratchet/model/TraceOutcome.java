@@ -39,6 +39,8 @@ public enum TraceOutcome {
   CANCEL_REQUESTED("cancel_requested"),
   /** Inbox cancels refused (untrusted, bad signature, wrong binding, malformed). */
   CANCEL_REJECTED("cancel_rejected"),
+  /** The driver cannot get past a policy refusal; the run ends failed (ADR 0050). */
+  PERMANENTLY_REFUSED("permanently_refused"),
   /** Key material was found in evidence and replaced (SPEC D27). */
   REDACTED("redacted"),
   /** A command ran outside the sandbox under the operator's explicit opt-out (SPEC D27). */

@@ -178,6 +178,17 @@ class TransitionCoverageTest {
             c.f().ratchet("w2").resume(c.task(), "run-1", c.ws());
           });
     }
+    scenario(
+        ROOMY,
+        new String[0],
+        c -> {
+          // A driver gives up on a permission refusal (ADR 0050).
+          try {
+            c.run().propose(c.run().action("a1", "write_file", write("secret.txt", "x\n")));
+          } catch (dev.ratchet.error.RatchetException e) {
+            c.run().fail(e);
+          }
+        });
     assertThat(seen).containsExactlyInAnyOrderElementsOf(PhaseTransitions.TABLE);
   }
 }
