@@ -159,6 +159,19 @@ public final class Ratchet {
         SignedEnvelope.sign(decision.toJson(), reviewerKey));
   }
 
+  /**
+   * Signs an operator's cancel with the operator's own key and delivers it; the run's next recovery
+   * consumes it under the lease (issue 17).
+   */
+  public SignedEnvelope deliver(dev.ratchet.model.CancelRequest cancel, SigningKey operatorKey) {
+    return deliver(
+        cancel.taskId(),
+        cancel.runId(),
+        cancel.nonce(),
+        InboxItem.Kind.CANCEL,
+        SignedEnvelope.sign(cancel.toJson(), operatorKey));
+  }
+
   /** Delivers an envelope signed elsewhere (for example on the operator's machine). */
   public SignedEnvelope deliver(
       String taskId, String runId, String nonce, InboxItem.Kind kind, SignedEnvelope envelope) {

@@ -115,6 +115,16 @@ public final class Run implements AutoCloseable {
     return engine.resolveReview();
   }
 
+  /**
+   * Ends this running run {@code failed} because the caller (its driver) cannot get past {@code
+   * refusal}, a policy refusal ({@code PERMISSION}, {@code CONTRACT}, {@code STALE_OBSERVATION},
+   * {@code VERIFICATION}) it got from this run (ADR 0050). The reason is {@code refused_<code>};
+   * the code and message are traced. Refused ({@code CONTRACT}) while a write is pending.
+   */
+  public void fail(RatchetException refusal) {
+    engine.failPermanently(refusal);
+  }
+
   /** Adds caller-measured spend (for example model tokens) to the cost budget. */
   public void reportCost(long units) {
     engine.reportCost(units);

@@ -8,7 +8,9 @@ import dev.ratchet.json.Canonical;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.sign.SigningKey;
+import dev.ratchet.sign.TrustRoot;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 
 /**
  * What {@code approve} shows and checks before it signs (issue 14, D26): the pending write's kind,
@@ -40,23 +42,32 @@ final class ApprovalPreview {
    * {@code force}; with {@code force} it warns.
    */
   static void requireTrusted(PrintWriter err, Session session, SigningKey key, boolean force) {
-    if (session.approvers().trusts(key.keyId())) {
+    requireTrusted(
+        err, session.approvers(), session.settings().approversDir(), key, force, "approval");
+  }
+
+  /** As above for any role's trust root ({@code dir} is where it was read from). */
+  static void requireTrusted(
+      PrintWriter err, TrustRoot root, Path dir, SigningKey key, boolean force, String what) {
+    if (root.trusts(key.keyId())) {
       return;
     }
     String why =
-        "approver key "
+        root.role().noun()
+            + " key "
             + key.keyId()
             + " ('"
             + key.label()
             + "') is not trusted by this run's trust root ("
-            + session.settings().approversDir()
+            + dir
             + ")";
     if (!force) {
       throw RatchetException.contract(
           why
-              + ": a worker with this trust root would refuse the approval (untrusted_signer);"
-              + " install its public key with 'ratchet keys trust', or pass --force if the worker"
-              + " holds a different trust root");
+              + ": a worker with this trust root would refuse the "
+              + what
+              + " (untrusted_signer); install its public key with 'ratchet keys trust', or pass"
+              + " --force if the worker holds a different trust root");
     }
     err.println("warning: " + why + "; signing anyway (--force)");
   }

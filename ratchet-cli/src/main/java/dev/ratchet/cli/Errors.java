@@ -12,13 +12,23 @@ import picocli.CommandLine;
  * database password that a message might echo (a URL's user info, {@code password=}) is masked.
  */
 final class Errors {
+  /** When the adapter's own service is down the store is fine: say so (issue 17). */
+  static final String SERVICE_HINT =
+      "the run's adapter cannot reach its service or files (named above), not the store: start"
+          + " the service or fix the task file's connect section, then 'ratchet resume RUN_ID'"
+          + " (a write whose outcome is unknown is reconciled by its receipt)";
+
   private Errors() {}
 
   static int handleExecution(Exception ex, CommandLine cmd, CommandLine.ParseResult parseResult) {
     PrintWriter err = cmd.getErr();
     if (ex instanceof RatchetException re) {
       err.println("error [" + re.code() + "]: " + Passwords.redact(re.getMessage()));
-      err.println("what to do: " + hint(re.code()));
+      err.println(
+          "what to do: "
+              + (re instanceof dev.ratchet.cli.internal.ServiceAdapter.Unavailable
+                  ? SERVICE_HINT
+                  : hint(re.code())));
       err.flush();
       return re.code().exitCode();
     }
@@ -68,10 +78,12 @@ final class Errors {
         return "the verifier did not pass: fix the plan so the environment meets task.verifier";
       case FENCED:
         return "another worker holds or advanced this run: wait until its lease expires"
-            + " ('ratchet status' shows it), then 'ratchet resume RUN_ID'";
+            + " ('ratchet status' shows it), then 'ratchet resume RUN_ID' (or 'ratchet resume"
+            + " RUN_ID --wait' to wait for it)";
       case STORE_UNAVAILABLE:
-        return "check --store (default <home>/ratchet.db) and that the database is reachable;"
-            + " only 'ratchet run' and 'ratchet demo' create a store";
+        return "check --store (or RATCHET_STORE, or store= in <home>/ratchet.properties; default"
+            + " <home>/ratchet.db) and that the database is reachable; only 'ratchet run' and"
+            + " 'ratchet demo' create a store";
       default:
         return "this is a bug in Ratchet: please report it with the command that caused it";
     }

@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       ApproveCommand.class,
       RefreshApprovalCommand.class,
       ReviewCommand.class,
+      CancelCommand.class,
       KeysCommand.class,
       DemoCommand.class,
       ServeLedgerCommand.class,

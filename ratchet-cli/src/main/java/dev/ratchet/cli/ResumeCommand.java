@@ -3,7 +3,9 @@ package dev.ratchet.cli;
 import dev.ratchet.Ratchet;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.Driver;
+import dev.ratchet.cli.internal.LeaseWait;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.TaskFile;
@@ -27,6 +29,16 @@ final class ResumeCommand extends CliCommand {
   @Option(names = "--worker-id", paramLabel = "ID", description = "Lease owner name.")
   String workerId;
 
+  @Option(
+      names = "--wait",
+      arity = "0..1",
+      fallbackValue = "60s",
+      paramLabel = "DURATION",
+      description =
+          "If another worker holds the run's lease, wait for it to lapse (at most DURATION: 90s,"
+              + " 5m; default 60s) instead of failing FENCED at once.")
+  String wait;
+
   ResumeCommand(Services services) {
     super(services);
   }
@@ -41,6 +53,14 @@ final class ResumeCommand extends CliCommand {
       EnvironmentAdapter adapter = session.adapter(tf, false);
       // Verify before taking the lease: a refused run is left exactly as it was, lease included.
       ratchet.verify(tf.task(), target.runId, adapter);
+      if (wait != null) {
+        LeaseWait.await(
+            session,
+            target.runId,
+            Decisions.duration("--wait", wait),
+            services.clock(),
+            out()::println);
+      }
       try (Run run = ratchet.resume(tf.task(), target.runId, adapter)) {
         Recovery r = run.recovery();
         out()

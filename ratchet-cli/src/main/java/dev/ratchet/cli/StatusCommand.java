@@ -23,8 +23,9 @@ import picocli.CommandLine.Parameters;
     name = "status",
     mixinStandardHelpOptions = true,
     description =
-        "Show runs with their verified phase, plan step, pending write and lease. A run whose"
-            + " checkpoint fails verification is shown as refused (exit 3).")
+        "Show runs with their verified phase (awaiting_approval or awaiting_review when a person"
+            + " must act), plan step, pending write and lease. A run whose checkpoint fails"
+            + " verification is shown as refused (exit 3).")
 final class StatusCommand extends CliCommand {
   @Mixin CommonOptions common;
 
@@ -33,6 +34,13 @@ final class StatusCommand extends CliCommand {
 
   @Option(names = "--json", description = "Print JSON instead of a table.")
   boolean json;
+
+  @Option(
+      names = "--waiting",
+      description =
+          "Only the runs that need a person: awaiting_approval (an approval or a refreshed one)"
+              + " or awaiting_review, each with the command that unblocks it.")
+  boolean waiting;
 
   @Option(names = "--task", paramLabel = "TASK.json", description = "Task file (with RUN_ID).")
   Path task;
@@ -62,6 +70,9 @@ final class StatusCommand extends CliCommand {
                   ref.runId(), ref.taskId(), ref.generation(), e.code().name(), e.getMessage()));
         }
       }
+      if (waiting) {
+        rows.removeIf(v -> !(((JsonObject) v).get("waiting").orElse(null) instanceof JsonObject));
+      }
       if (json) {
         out()
             .println(
@@ -79,11 +90,16 @@ final class StatusCommand extends CliCommand {
 
   private void print(List<JsonValue> rows) {
     if (rows.isEmpty()) {
-      out().println("no runs in the store ('ratchet run TASK.json' starts one)");
+      out()
+          .println(
+              waiting
+                  ? "no run needs a person"
+                  : "no runs in the store ('ratchet run TASK.json' starts one)");
       return;
     }
     Table t = new Table("RUN", "TASK", "GEN", "PHASE", "STEP", "PENDING", "LEASE");
     List<String> problems = new ArrayList<>();
+    List<String> needs = new ArrayList<>();
     for (JsonValue v : rows) {
       JsonObject r = (JsonObject) v;
       if (r.get("verified").orElseThrow().toString().equals("false")) {
@@ -98,8 +114,11 @@ final class StatusCommand extends CliCommand {
         problems.add(Views.text(r, "run_id") + ": " + Views.text(r, "problem"));
         continue;
       }
-      String phase = Views.text(r, "phase");
+      String phase = Views.text(r, "status");
       String reason = Views.text(r, "stop_reason");
+      if (r.get("waiting").orElseThrow() instanceof JsonObject w) {
+        needs.add(Views.text(r, "run_id") + ": " + phase + ": " + Views.text(w, "hint"));
+      }
       t.row(
           Views.text(r, "run_id"),
           Views.text(r, "task_id"),
@@ -113,6 +132,7 @@ final class StatusCommand extends CliCommand {
     for (String p : problems) {
       out().println("refused " + p);
     }
+    needs.forEach(out()::println);
   }
 
   private static String pending(JsonObject r) {

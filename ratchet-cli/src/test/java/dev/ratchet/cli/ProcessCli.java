@@ -33,6 +33,10 @@ final class ProcessCli {
   final Path cwd;
   final Map<String, String> env = new LinkedHashMap<>();
   final List<String> outputs = new ArrayList<>();
+
+  /** Extra JVM options of each child (e.g. its java.io.tmpdir). */
+  final List<String> jvmArgs = new ArrayList<>();
+
   String mainClass = "dev.ratchet.cli.Main";
 
   ProcessCli(Path cwd) {
@@ -46,6 +50,7 @@ final class ProcessCli {
     cmd.add("-Xshare:auto");
     // The test class path carries slf4j-api (from ArchUnit) without a provider; the jar does not.
     cmd.add("-Dslf4j.internal.verbosity=ERROR");
+    cmd.addAll(jvmArgs);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(mainClass);

@@ -108,6 +108,47 @@ public final class Engine {
     return new ReviewResolver(this).resolve();
   }
 
+  /** Policy refusals a driver may declare permanent (ADR 0050); others are never the run's end. */
+  private static final java.util.Set<ErrorCode> PERMANENT_CAPABLE =
+      java.util.EnumSet.of(
+          ErrorCode.PERMISSION,
+          ErrorCode.CONTRACT,
+          ErrorCode.STALE_OBSERVATION,
+          ErrorCode.VERIFICATION);
+
+  /**
+   * Ends a running run {@code failed} because its driver cannot get past {@code refusal} (ADR
+   * 0050): reason {@code refused_<code>}, the code and message traced. Refused while an intent is
+   * pending, for a run that is not running, and for codes that are not policy refusals.
+   */
+  public void failPermanently(RatchetException refusal) {
+    if (!PERMANENT_CAPABLE.contains(refusal.code())) {
+      throw RatchetException.contract(
+          "refusal: " + refusal.code() + " is not a policy refusal that can end a run");
+    }
+    Op op = begin();
+    if (op.b.phase() != Phase.RUNNING) {
+      throw RatchetException.contract(
+          "run is " + op.b.phase().wireName() + ": only a running run can fail this way");
+    }
+    if (op.b.pending != null) {
+      throw RatchetException.contract("cannot fail while an intent is pending");
+    }
+    String reason = "refused_" + refusal.code().name().toLowerCase(java.util.Locale.ROOT);
+    op.b.stopReason = reason;
+    op.transition(
+        Transition.PERMANENT_REFUSAL,
+        null,
+        null,
+        JsonObject.builder()
+            .put("phase", "failed")
+            .put("reason", reason)
+            .put("error_code", refusal.code().name())
+            .put("message", String.valueOf(refusal.getMessage()))
+            .build());
+    commit(op);
+  }
+
   /** Adds spend the caller measured (model tokens, API cost) to the cost budget. */
   public void reportCost(long units) {
     if (units < 0) {

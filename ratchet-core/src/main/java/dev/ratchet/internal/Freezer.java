@@ -3,6 +3,7 @@ package dev.ratchet.internal;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.error.ErrorCode;
+import dev.ratchet.json.JsonBool;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.PhaseTransitions.Transition;
@@ -60,6 +61,15 @@ final class Freezer {
             .put("review_required", true)
             .build();
     return freeze(engine, op, c, Transition.FREEZE_DRIFT, detail);
+  }
+
+  /** An operator's cancel with a write pending: a reviewer decides what becomes of the write. */
+  static StepOutcome cancelRequested(
+      Engine engine, Engine.Op op, Observation live, JsonObject detail) {
+    ReviewCase c =
+        new ReviewCase(caseId(op), ReviewCase.CANCEL_REQUESTED, op.b.pending, null, null, live);
+    return freeze(
+        engine, op, c, Transition.FREEZE_CANCEL, detail.with("review_required", JsonBool.TRUE));
   }
 
   private static StepOutcome freeze(

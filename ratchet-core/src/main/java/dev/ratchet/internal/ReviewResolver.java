@@ -148,9 +148,11 @@ final class ReviewResolver {
       op.b.stopReason = null;
     } else {
       op.b.stopReason =
-          ReviewCase.ENVIRONMENT_DRIFT.equals(c.reason())
-              ? "environment_drift_reviewed"
-              : "receipt_conflict_reviewed";
+          switch (c.reason()) {
+            case ReviewCase.ENVIRONMENT_DRIFT -> "environment_drift_reviewed";
+            case ReviewCase.CANCEL_REQUESTED -> "cancel_reviewed";
+            default -> "receipt_conflict_reviewed";
+          };
     }
     JsonObject detail =
         JsonObject.builder()

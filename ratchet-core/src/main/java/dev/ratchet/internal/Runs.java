@@ -196,6 +196,20 @@ public final class Runs {
           null);
     }
     boolean exact = live.equals(s.binding());
+    // An operator's cancel comes before anything the run would do next (issue 17).
+    StepOutcome cancelled = Cancels.consume(engine, live);
+    if (cancelled != null) {
+      Recovery.Found f =
+          !exact
+              ? Recovery.Found.DRIFT
+              : s.pending() == null ? Recovery.Found.CLEAN : Recovery.Found.INTENT_WITHOUT_EFFECT;
+      Recovery.Did d =
+          cancelled.kind() == StepOutcome.Kind.FROZEN
+              ? Recovery.Did.FROZEN
+              : Recovery.Did.CANCELLED;
+      return new Recovery(engine.generation(), f, d, cancelled);
+    }
+    s = engine.state(); // a commit of refused cancels leaves everything else as it was
     if (s.pending() == null) {
       if (exact) {
         return new Recovery(engine.generation(), Recovery.Found.CLEAN, Recovery.Did.NOTHING, null);

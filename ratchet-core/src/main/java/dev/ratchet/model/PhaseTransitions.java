@@ -42,6 +42,21 @@ public final class PhaseTransitions {
         Phase.NEEDS_REVIEW,
         TraceOutcome.ENVIRONMENT_DRIFT,
         "change the pending write does not explain"),
+    OPERATOR_CANCEL(
+        Phase.RUNNING,
+        Phase.CANCELLED,
+        TraceOutcome.OPERATOR_CANCELLED,
+        "signed operator cancel, nothing pending"),
+    FREEZE_CANCEL(
+        Phase.RUNNING,
+        Phase.NEEDS_REVIEW,
+        TraceOutcome.CANCEL_REQUESTED,
+        "signed operator cancel with a write pending"),
+    PERMANENT_REFUSAL(
+        Phase.RUNNING,
+        Phase.FAILED,
+        TraceOutcome.PERMANENTLY_REFUSED,
+        "a policy refusal the driver cannot get past"),
     REPLAN(Phase.NEEDS_REVIEW, Phase.RUNNING, TraceOutcome.REVIEW_REPLANNED, "signed replan"),
     ABORT(Phase.NEEDS_REVIEW, Phase.FAILED, TraceOutcome.REVIEW_ABORTED, "signed abort");
 

@@ -29,13 +29,17 @@ public record ReviewCase(
   /** A same-intent receipt lacking a binding the run requires (approval, fence, pre-state). */
   public static final String RECEIPT_UNBOUND = "receipt_unbound";
 
+  /** An operator's signed cancel arrived while a write was pending (issue 17). */
+  public static final String CANCEL_REQUESTED = "cancel_requested";
+
   public ReviewCase {
     Text.require("case_id", caseId);
-    if (!Set.of(RECEIPT_CONFLICT, ENVIRONMENT_DRIFT, RECEIPT_UNBOUND).contains(reason)) {
+    if (!Set.of(RECEIPT_CONFLICT, ENVIRONMENT_DRIFT, RECEIPT_UNBOUND, CANCEL_REQUESTED)
+        .contains(reason)) {
       throw dev.ratchet.error.RatchetException.contract("review.reason: unknown '" + reason + "'");
     }
     Objects.requireNonNull(observation, "observation");
-    if (!ENVIRONMENT_DRIFT.equals(reason)) {
+    if (RECEIPT_CONFLICT.equals(reason) || RECEIPT_UNBOUND.equals(reason)) {
       if (pending == null || observedReceipt == null) {
         throw dev.ratchet.error.RatchetException.contract(
             "review: a receipt case keeps the pending intent and the receipt");

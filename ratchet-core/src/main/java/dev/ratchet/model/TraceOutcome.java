@@ -33,6 +33,14 @@ public enum TraceOutcome {
   REVIEW_ABORTED("review_aborted"),
   REVIEW_DECISION_REJECTED("review_decision_rejected"),
   CHECKPOINT_RESIGNED("checkpoint_resigned"),
+  /** A signed operator cancel ended a run with nothing pending (issue 17). */
+  OPERATOR_CANCELLED("operator_cancelled"),
+  /** A signed operator cancel froze a run with a pending write for review (issue 17). */
+  CANCEL_REQUESTED("cancel_requested"),
+  /** Inbox cancels refused (untrusted, bad signature, wrong binding, malformed). */
+  CANCEL_REJECTED("cancel_rejected"),
+  /** The driver cannot get past a policy refusal; the run ends failed (ADR 0050). */
+  PERMANENTLY_REFUSED("permanently_refused"),
   /** Key material was found in evidence and replaced (SPEC D27). */
   REDACTED("redacted"),
   /** A command ran outside the sandbox under the operator's explicit opt-out (SPEC D27). */

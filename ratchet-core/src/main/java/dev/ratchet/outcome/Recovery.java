@@ -75,6 +75,8 @@ public record Recovery(long generation, Found found, Did did, StepOutcome outcom
     EXECUTED_ONCE("executed_once"),
     RECONCILED("reconciled"),
     FROZEN("frozen"),
+    /** A signed operator cancel ended the run (nothing was pending). */
+    CANCELLED("cancelled"),
     /** The pending write needs an approval no valid inbox item supplies; it stays pending. */
     AWAITING_APPROVAL("awaiting_approval");
 

@@ -5,13 +5,15 @@ import java.util.Objects;
 
 /**
  * A signed operator decision waiting for the lease holder (SPEC D12): an approval, a refreshed
- * approval or a reviewer decision. Operators only deliver; the worker that holds the lease consumes
- * the item by committing its nonce into {@link RecordSet#NONCES}.
+ * approval, a reviewer decision or an operator's cancel. Operators only deliver; the worker that
+ * holds the lease consumes the item by committing its nonce into {@link RecordSet#NONCES}.
  */
 public record InboxItem(String nonce, Kind kind, String envelope) {
   public enum Kind {
     APPROVAL,
-    REVIEW_DECISION
+    REVIEW_DECISION,
+    /** An operator's signed cancel (issue 17). */
+    CANCEL
   }
 
   public InboxItem {

@@ -47,6 +47,8 @@ public final class RuntimeFixture {
   public final TrustRoot approvers;
   public final SigningKey reviewerKey;
   public final TrustRoot reviewers;
+  public final SigningKey operatorKey;
+  public final TrustRoot operators;
 
   private java.util.function.Consumer<CrashSeam> storeCrashHook = seam -> {};
 
@@ -72,6 +74,9 @@ public final class RuntimeFixture {
     this.approvers = TrustRoot.approvers(List.of(approverKey.trusted()));
     this.reviewerKey = SigningKey.of("rita", Ed25519.generate(entropy));
     this.reviewers = TrustRoot.reviewers(List.of(reviewerKey.trusted()));
+    // Its own entropy, so adding the operator changes no other seeded value.
+    this.operatorKey = SigningKey.of("olga", Ed25519.generate(new SeededEntropy(~seed)));
+    this.operators = TrustRoot.operators(List.of(operatorKey.trusted()));
   }
 
   /** An in-memory fixture on a fresh {@link InMemoryStore}. */
@@ -121,12 +126,28 @@ public final class RuntimeFixture {
         .checkpointKeys(keyRing)
         .approvers(approvers)
         .reviewers(reviewers)
+        .operators(operators)
         .clock(clock)
         .entropy(entropy)
         .crashSeam(seam)
         .workerId(workerId)
         .leaseTtl(LEASE_TTL)
         .build();
+  }
+
+  /** Signs a cancel of run {@code runId} with {@code key} and delivers it (issue 17). */
+  public SignedEnvelope deliverCancel(TaskSpec task, String runId, SigningKey key, String nonce) {
+    return ratchet("operator")
+        .deliver(
+            new dev.ratchet.model.CancelRequest(
+                key.label(),
+                task.taskId(),
+                runId,
+                task.policyId(),
+                task.policyVersion(),
+                "stop it",
+                nonce),
+            key);
   }
 
   /** Signs an approval of the run's pending write, valid for {@code ttl}, and delivers it. */

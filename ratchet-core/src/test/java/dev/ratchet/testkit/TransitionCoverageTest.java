@@ -164,6 +164,31 @@ class TransitionCoverageTest {
           c.f().ratchet("w2").resume(c.task(), "run-1", c.ws());
           assertThat(r.approvalFingerprint()).isNull();
         });
+    for (boolean pending : new boolean[] {false, true}) {
+      scenario(
+          ROOMY,
+          new String[0],
+          c -> {
+            // An operator's signed cancel: cancelled, or frozen for review with a write pending.
+            if (pending) {
+              c.run().propose(c.run().action("a1", "write_file", write("app.py", "x\n")));
+            }
+            c.run().close();
+            c.f().deliverCancel(c.task(), "run-1", c.f().operatorKey, "cancel-1");
+            c.f().ratchet("w2").resume(c.task(), "run-1", c.ws());
+          });
+    }
+    scenario(
+        ROOMY,
+        new String[0],
+        c -> {
+          // A driver gives up on a permission refusal (ADR 0050).
+          try {
+            c.run().propose(c.run().action("a1", "write_file", write("secret.txt", "x\n")));
+          } catch (dev.ratchet.error.RatchetException e) {
+            c.run().fail(e);
+          }
+        });
     assertThat(seen).containsExactlyInAnyOrderElementsOf(PhaseTransitions.TABLE);
   }
 }

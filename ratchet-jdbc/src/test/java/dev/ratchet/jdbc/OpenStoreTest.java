@@ -74,7 +74,7 @@ class OpenStoreTest {
     Path file = dir.resolve("new.db");
     Lease fence;
     try (JdbcStore s = JdbcStore.open(Database.sqlite(file), create)) {
-      assertThat(s.schemaVersion()).isEqualTo(2);
+      assertThat(s.schemaVersion()).isEqualTo(3);
       fence = s.acquire("run-1", "w1", Duration.ofMinutes(5)).orElseThrow();
       CommitResult r =
           s.commit(new CommitRequest(new RunScope("t", "run-1", "env"), 0, fence, "{}", List.of()));
@@ -85,7 +85,8 @@ class OpenStoreTest {
       s.check(fence.fence());
     }
     assertThat(Sql.one(file, "PRAGMA journal_mode")).isEqualTo("wal");
-    assertThat(Sql.column(file, "SELECT version FROM ratchet_schema")).containsExactly("1", "2");
+    assertThat(Sql.column(file, "SELECT version FROM ratchet_schema"))
+        .containsExactly("1", "2", "3");
   }
 
   @Test
@@ -93,21 +94,22 @@ class OpenStoreTest {
     Path file = dir.resolve("twice.db");
     JdbcStore.open(Database.sqlite(file), create).close();
     JdbcStore.open(Database.sqlite(file), create).close();
-    assertThat(Sql.column(file, "SELECT version FROM ratchet_schema")).containsExactly("1", "2");
+    assertThat(Sql.column(file, "SELECT version FROM ratchet_schema"))
+        .containsExactly("1", "2", "3");
   }
 
   @Test
   void aNewerSchemaIsRefusedAndLeftUntouched() {
     Path file = dir.resolve("newer.db");
     JdbcStore.open(Database.sqlite(file), create).close();
-    Sql.exec(file, "INSERT INTO ratchet_schema (version, description) VALUES (3, 'future')");
+    Sql.exec(file, "INSERT INTO ratchet_schema (version, description) VALUES (4, 'future')");
     for (StoreOptions o : List.of(mustExist, create)) {
       RatchetException e = refusal(() -> JdbcStore.open(Database.sqlite(file), o));
       assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
-      assertThat(e.getMessage()).contains("schema version 3").contains("upgrade Ratchet");
+      assertThat(e.getMessage()).contains("schema version 4").contains("upgrade Ratchet");
     }
     assertThat(Sql.column(file, "SELECT version FROM ratchet_schema"))
-        .containsExactly("1", "2", "3");
+        .containsExactly("1", "2", "3", "4");
   }
 
   @Test

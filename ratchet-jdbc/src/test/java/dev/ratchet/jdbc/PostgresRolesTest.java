@@ -328,6 +328,20 @@ class PostgresRolesTest {
   }
 
   @Test
+  void sinceVersion3AnOperatorDeliversACancelAndAnUnknownKindIsStillRefused() throws SQLException {
+    try (Connection op = connect(Postgres.OPERATOR)) {
+      String deliver = "SELECT ratchet_deliver(?, ?, ?, ?, ?)";
+      assertThat(query(op, deliver, "task-1", "run-a", "c-1", "CANCEL", "{\"a\":1}")).isEqualTo(1L);
+      assertThat(store.inbox(TestRun.TASK, "run-a"))
+          .containsExactly(new InboxItem("c-1", InboxItem.Kind.CANCEL, "{\"a\":1}"));
+      assertThat(sqlState(op, deliver, "task-1", "run-a", "c-2", "SUBMIT", "{}"))
+          .isEqualTo("22023");
+      assertThat(sqlState(op, deliver, "task-1", "run-a", "c-1", "CANCEL", "{}"))
+          .isEqualTo("RT409");
+    }
+  }
+
+  @Test
   void anInspectorOnlyReads() throws SQLException {
     try (Connection c = connect(Postgres.INSPECTOR)) {
       assertThat(query(c, "SELECT count(*) FROM ratchet_records")).isEqualTo(6L);

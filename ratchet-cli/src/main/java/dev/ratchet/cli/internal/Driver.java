@@ -35,6 +35,9 @@ public final class Driver {
   private final List<PlanStep> plan;
   private final Consumer<String> progress;
 
+  /** The plan step at which a stale refusal was met and the run re-observed (ADR 0050). */
+  private long staleAt = -1;
+
   public Driver(Run run, List<PlanStep> plan, Consumer<String> progress) {
     this.run = run;
     this.plan = List.copyOf(plan);
@@ -74,7 +77,11 @@ public final class Driver {
         } else if (s.pending() != null) {
           report(s, run.reconcile());
         } else {
-          step(s);
+          RatchetException permanent = step(s);
+          if (permanent != null && run.state().phase() == Phase.RUNNING) {
+            run.fail(permanent);
+            return failed(run.state(), permanent);
+          }
         }
       } catch (RatchetException e) {
         if (e.code() == ErrorCode.APPROVAL && run.state().phase() == Phase.NEEDS_REVIEW) {
@@ -90,7 +97,11 @@ public final class Driver {
         ErrorCode.INTERNAL, "the plan driver made no progress on run " + run.state().runId());
   }
 
-  private void step(RunState s) {
+  /**
+   * Takes the plan's next step; returns the refusal the plan cannot get past (ADR 0050), null when
+   * the step went through or is worth retrying.
+   */
+  private RatchetException step(RunState s) {
     int cursor = (int) s.cursor();
     if (cursor >= plan.size()) {
       throw new RatchetException(
@@ -100,12 +111,61 @@ public final class Driver {
     PlanStep step = plan.get(cursor);
     String actionId = step.actionId(s.usage().proposals() + 1);
     Action action = run.action(actionId, step.kind(), step.arguments());
-    Proposal p = run.propose(action);
+    Proposal p;
+    try {
+      p = run.propose(action);
+    } catch (RatchetException e) {
+      return permanentAtPropose(e, cursor);
+    }
     if (p.kind() == Proposal.Kind.REPLAYED) {
       report(s, p.replay());
-      return;
+      return null;
     }
-    report(s, run.execute(actionId));
+    try {
+      report(s, run.execute(actionId));
+    } catch (RatchetException e) {
+      // The plan has no step after finish that could change what the verifier sees.
+      if (e.code() == ErrorCode.VERIFICATION && "finish".equals(step.kind())) {
+        return e;
+      }
+      throw e;
+    }
+    return null;
+  }
+
+  /**
+   * A fixed plan meets the same policy with the same step every time: a permission or contract
+   * refusal is permanent; a stale one is retried once after a fresh observation (ADR 0050).
+   */
+  private RatchetException permanentAtPropose(RatchetException e, long cursor) {
+    if (e.code() == ErrorCode.PERMISSION || e.code() == ErrorCode.CONTRACT) {
+      return e;
+    }
+    if (e.code() == ErrorCode.STALE_OBSERVATION) {
+      if (staleAt == cursor) {
+        return e;
+      }
+      staleAt = cursor;
+      progress.accept("stale observation at step " + (cursor + 1) + ": re-observing and retrying");
+      run.observe();
+      return null;
+    }
+    throw e;
+  }
+
+  private Result failed(RunState s, RatchetException why) {
+    return new Result(
+        Stop.ENDED,
+        ErrorCode.TERMINAL.exitCode(),
+        "run "
+            + s.runId()
+            + " failed ("
+            + s.stopReason()
+            + "): "
+            + why.getMessage()
+            + ". The plan cannot get past this refusal; the run is terminal ('ratchet trace "
+            + s.runId()
+            + "' shows it)");
   }
 
   private void report(RunState before, StepOutcome o) {

@@ -55,6 +55,11 @@ public record Home(Path dir) {
     return identities(role).resolve(name + ".key");
   }
 
+  /** Caches: sqlite-jdbc's native library, extracted once (issue 17). */
+  public Path cache() {
+    return dir.resolve("cache");
+  }
+
   /** Task files by the SHA-256 of their canonical JSON. */
   public Path tasks() {
     return dir.resolve("tasks");

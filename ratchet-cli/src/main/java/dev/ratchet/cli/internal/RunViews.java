@@ -56,6 +56,7 @@ public final class RunViews {
                 s,
                 c.task().plan().size(),
                 session.heldLease(runId),
+                session.waiting(c),
                 now))
         .put("checkpoint_key_id", session.signingKeyId(c.ref()))
         .put(
@@ -105,6 +106,7 @@ public final class RunViews {
         c.state(),
         c.task().plan().size(),
         session.heldLease(ref.runId()),
+        session.waiting(c),
         now);
   }
 

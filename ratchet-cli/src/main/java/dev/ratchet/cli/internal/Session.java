@@ -118,8 +118,24 @@ public final class Session implements AutoCloseable {
     TrustRoot operators = KeyConfig.trustRoot(settings, dev.ratchet.sign.Role.OPERATOR);
     StoreSpec content = settings.storeSpec();
     StoreSpec mark = settings.markSpec();
+    nativeCache(settings.resolvedHome(), mode, content, mark);
     Stores stores = services.stores().open(content, mark, mode, services.clock(), storeSeam);
     return new Session(services, settings, keys, approvers, reviewers, operators, stores);
+  }
+
+  /**
+   * Before a SQLite store's first connection: sqlite-jdbc's native library comes from the home's
+   * cache, extracted once, not from a new file in the system temp directory per JVM. Only in a home
+   * that exists or is being created, so a refused command creates nothing.
+   */
+  private static void nativeCache(Home home, StoreFactory.Mode mode, StoreSpec... specs) {
+    boolean sqlite = false;
+    for (StoreSpec s : specs) {
+      sqlite |= s != null && s.kind() == StoreSpec.Kind.SQLITE;
+    }
+    if (sqlite && (mode == StoreFactory.Mode.CREATE || Files.isDirectory(home.dir()))) {
+      dev.ratchet.jdbc.SqliteNative.useCache(home.cache());
+    }
   }
 
   public Services services() {
@@ -269,13 +285,21 @@ public final class Session implements AutoCloseable {
   public static EnvironmentAdapter adapter(
       Services services, TaskFile tf, boolean prepare, CrashSeam seam) {
     AdapterRegistry adapters = services.adapters();
-    EnvironmentAdapter adapter =
-        adapters
-            .get("task.adapter", tf.task().adapter())
-            .open(
-                tf.task().environment(), tf.connect(), prepare, adapters.context().withSeam(seam));
+    EnvironmentAdapter adapter;
+    try {
+      adapter =
+          adapters
+              .get("task.adapter", tf.task().adapter())
+              .open(
+                  tf.task().environment(),
+                  tf.connect(),
+                  prepare,
+                  adapters.context().withSeam(seam));
+    } catch (RatchetException e) {
+      throw ServiceAdapter.opening(tf.task().adapter(), e);
+    }
     tf.checkAgainst(adapter.actionSpecs());
-    return adapter;
+    return ServiceAdapter.wrap(adapter);
   }
 
   /** A run's checked context: its task file, adapter and verified state (nothing executed). */
@@ -286,6 +310,15 @@ public final class Session implements AutoCloseable {
     RunState state =
         ratchet("cli-verify", DEFAULT_LEASE_TTL, CrashSeam.NONE).verify(tf.task(), runId, adapter);
     return new Checked(ref, tf, adapter, state);
+  }
+
+  /** What the checked run waits for from a person, judged now (issue 17). */
+  public java.util.Optional<dev.ratchet.outcome.Waiting> waiting(Checked c) {
+    return dev.ratchet.outcome.Waiting.of(
+        c.state(),
+        c.task().task(),
+        store().inbox(c.ref().taskId(), c.ref().runId()),
+        services.clock().millis());
   }
 
   /** A verified run with what was needed to verify it. */

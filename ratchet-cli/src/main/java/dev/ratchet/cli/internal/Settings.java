@@ -17,6 +17,8 @@ public record Settings(
     Path reviewers,
     Path task) {
   public static final String ENV_HOME = "RATCHET_HOME";
+  public static final String ENV_STORE = "RATCHET_STORE";
+  public static final String ENV_MARK_STORE = "RATCHET_MARK_STORE";
 
   public Settings {
     keyFiles = keyFiles == null ? List.of() : List.copyOf(keyFiles);
@@ -30,14 +32,28 @@ public record Settings(
     return new Home(Path.of(env == null || env.isBlank() ? ".ratchet" : env));
   }
 
+  /** {@code --store}, else {@code RATCHET_STORE}, else the home's file, else the home's SQLite. */
   public StoreSpec storeSpec() {
-    return store == null
-        ? StoreSpec.sqlite(resolvedHome().defaultStore())
-        : StoreSpec.parse("--store", store);
+    StoreSpec s = spec("--store", store, ENV_STORE, HomeConfig.STORE);
+    return s != null ? s : StoreSpec.sqlite(resolvedHome().defaultStore());
   }
 
+  /** As {@link #storeSpec}, for the separate mark store; null when none is configured. */
   public StoreSpec markSpec() {
-    return markStore == null ? null : StoreSpec.parse("--mark-store", markStore);
+    return spec("--mark-store", markStore, ENV_MARK_STORE, HomeConfig.MARK_STORE);
+  }
+
+  /** Flags > environment > {@code <home>/ratchet.properties}; each parse error names its source. */
+  private StoreSpec spec(String flag, String flagValue, String env, String key) {
+    if (flagValue != null) {
+      return StoreSpec.parse(flag, flagValue);
+    }
+    String fromEnv = System.getenv(env);
+    if (fromEnv != null && !fromEnv.isBlank()) {
+      return StoreSpec.parse(env, fromEnv.strip());
+    }
+    HomeConfig file = HomeConfig.of(resolvedHome());
+    return file.get(key).map(v -> StoreSpec.parse(file.where(key), v)).orElse(null);
   }
 
   public Path approversDir() {

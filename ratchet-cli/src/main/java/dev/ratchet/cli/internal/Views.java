@@ -45,6 +45,7 @@ public final class Views {
       RunState s,
       int planSteps,
       Optional<Lease> lease,
+      Optional<dev.ratchet.outcome.Waiting> waiting,
       long nowMs) {
     return JsonObject.builder()
         .put("run_id", runId)
@@ -52,6 +53,10 @@ public final class Views {
         .put("generation", generation)
         .put("verified", true)
         .put("phase", s.phase().wireName())
+        // The phase, or what it waits for from a person (issue 17): awaiting_approval|review.
+        .put(
+            "status", waiting.map(dev.ratchet.outcome.Waiting::status).orElse(s.phase().wireName()))
+        .put("waiting", orNull(waiting.map(Views::waiting).orElse(null)))
         .put("stop_reason", s.stopReason())
         .put("cursor", s.cursor())
         .put("plan_steps", planSteps)
@@ -73,6 +78,14 @@ public final class Views {
         .put("verified", false)
         .put("error_code", code)
         .put("problem", why)
+        .build();
+  }
+
+  static JsonObject waiting(dev.ratchet.outcome.Waiting w) {
+    return JsonObject.builder()
+        .put("for", w.what().wireName())
+        .put("delivered", w.delivered())
+        .put("hint", w.hint())
         .build();
   }
 

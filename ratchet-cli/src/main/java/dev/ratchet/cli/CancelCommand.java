@@ -1,0 +1,131 @@
+package dev.ratchet.cli;
+
+import dev.ratchet.cli.internal.Decisions;
+import dev.ratchet.cli.internal.KeyConfig;
+import dev.ratchet.cli.internal.Services;
+import dev.ratchet.cli.internal.Session;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.model.CancelRequest;
+import dev.ratchet.model.Phase;
+import dev.ratchet.model.RunState;
+import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.sign.Role;
+import dev.ratchet.sign.SigningKey;
+import dev.ratchet.store.InboxItem;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ratchet cancel RUN_ID --operator NAME|--key FILE}: signs a cancel bound to the run with
+ * the operator's own Ed25519 key (D19) and delivers it to the run's inbox (D12). The worker that
+ * next recovers the run consumes it under its lease: with nothing pending the run ends {@code
+ * cancelled}; with a pending write it freezes in {@code needs_review} ({@code cancel_requested}).
+ */
+@Command(
+    name = "cancel",
+    mixinStandardHelpOptions = true,
+    description =
+        "Sign a cancel of a running run with the operator's own key and deliver it to the run's"
+            + " inbox. At its next recovery the run ends cancelled, or, with a write pending,"
+            + " freezes in needs_review (cancel_requested) so a reviewer decides.")
+final class CancelCommand extends CliCommand {
+  @Mixin RunOptions target;
+
+  @Option(
+      names = "--key",
+      paramLabel = "FILE",
+      description =
+          "The operator's own Ed25519 private key (PKCS#8 PEM, mode 0600); default:"
+              + " <home>/identities/operator/NAME.key for --operator NAME.")
+  Path key;
+
+  @Option(
+      names = "--operator",
+      paramLabel = "NAME",
+      description = "The operator's name (a label; default with --key: the key file's name).")
+  String operator;
+
+  @Option(
+      names = "--reason",
+      paramLabel = "TEXT",
+      defaultValue = "operator request",
+      description = "Why (traced with the cancel; default: operator request).")
+  String reason;
+
+  @Option(
+      names = "--force",
+      description =
+          "Sign even if this home's operator trust root does not hold the key (for operators who"
+              + " know the worker holds a different trust root).")
+  boolean force;
+
+  CancelCommand(Services services) {
+    super(services);
+  }
+
+  @Override
+  public Integer call() {
+    SigningKey signer =
+        KeyConfig.signer(
+            key, operator, target.common.settings(target.task).resolvedHome(), Role.OPERATOR);
+    try (Session session = target.open(services)) {
+      Session.Checked checked = session.check(target.runId);
+      RunState s = checked.state();
+      if (s.phase() != Phase.RUNNING) {
+        throw RatchetException.contract(
+            "RUN_ID: run "
+                + target.runId
+                + " is "
+                + s.phase().wireName()
+                + (s.phase() == Phase.NEEDS_REVIEW
+                    ? ": a reviewer ends it with 'ratchet review decide "
+                        + target.runId
+                        + " --decision abort'"
+                    : ": there is nothing to cancel"));
+      }
+      ApprovalPreview.requireTrusted(
+          err(),
+          session.operators(),
+          session.settings().trustDir(Role.OPERATOR),
+          signer,
+          force,
+          "cancel");
+      CancelRequest c =
+          new CancelRequest(
+              signer.label(),
+              s.taskId(),
+              s.runId(),
+              checked.task().task().policyId(),
+              checked.task().task().policyVersion(),
+              reason,
+              Decisions.nonce("cancel", services.entropy()));
+      SignedEnvelope env = SignedEnvelope.sign(c.toJson(), signer);
+      Decisions.deliver(session.store(), s, InboxItem.Kind.CANCEL, c.nonce(), env);
+      out()
+          .println(
+              "cancel of run "
+                  + target.runId
+                  + " by "
+                  + signer.label()
+                  + " (key "
+                  + signer.keyId()
+                  + ") delivered (nonce "
+                  + c.nonce()
+                  + "); "
+                  + (s.pending() == null
+                      ? "the run ends cancelled at its next recovery"
+                      : "a write is pending: at its next recovery the run freezes in needs_review"
+                          + " (cancel_requested) and a reviewer decides")
+                  + session
+                      .heldLease(target.runId)
+                      .map(l -> " (leased now by " + l.owner() + ": once it lets go)")
+                      .orElse("")
+                  + ": 'ratchet resume "
+                  + target.runId
+                  + "'");
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package dev.ratchet.testkit;
+
+import static dev.ratchet.testkit.Scenarios.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratchet.Run;
+import dev.ratchet.model.Approval;
+import dev.ratchet.model.PendingIntent;
+import dev.ratchet.model.RunState;
+import dev.ratchet.model.TaskSpec;
+import dev.ratchet.outcome.Waiting;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Issue 17: the one rule for "what does this run wait for from a person". */
+class WaitingTest {
+  private final RuntimeFixture f = RuntimeFixture.inMemory(61);
+  private final TaskSpec task = f.task("write_file");
+  private final InMemoryWorkspace ws = f.workspace();
+
+  private Waiting waiting(RunState s) {
+    return Waiting.of(s, task, f.store.inbox(task.taskId(), s.runId()), f.clock.millis())
+        .orElse(null);
+  }
+
+  @Test
+  void aPendingWriteWithoutApprovalWaitsForAnApproverUntilOneIsDelivered() {
+    try (Run run = f.ratchet("w1").start(task, "run-1", ws)) {
+      assertThat(waiting(run.state())).as("nothing pending").isNull();
+      run.propose(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+      Waiting w = waiting(run.state());
+      assertThat(w.what()).isEqualTo(Waiting.For.APPROVAL);
+      assertThat(w.what().wireName()).isEqualTo("approval");
+      assertThat(w.status()).isEqualTo("awaiting_approval");
+      assertThat(w.delivered()).isFalse();
+      assertThat(w.hint()).contains("'ratchet approve run-1 --approver NAME'");
+
+      f.approvePending(run, task, Duration.ofHours(1));
+      Waiting delivered = waiting(run.state());
+      assertThat(delivered.delivered()).isTrue();
+      assertThat(delivered.hint()).contains("in the inbox").contains("ratchet resume run-1");
+    }
+  }
+
+  @Test
+  void expiredApprovalEvidenceWaitsForARefreshAndValidEvidenceForNoOne() {
+    try (Run run = f.ratchet("w1").start(task, "run-1", ws)) {
+      run.propose(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+      RunState s = run.state();
+      long now = f.clock.millis();
+      Approval valid = Approval.ofPending("alice", s, task, 1_000, now + 60_000, "n1");
+      assertThat(waiting(withEvidence(s, valid))).as("approved: a worker executes").isNull();
+      Approval expired = Approval.ofPending("alice", s, task, 1_000, now, "n2");
+      Waiting w = waiting(withEvidence(s, expired));
+      assertThat(w.what()).isEqualTo(Waiting.For.APPROVAL_REFRESH);
+      assertThat(w.hint()).contains("'ratchet refresh-approval run-1 --approver NAME'");
+    }
+  }
+
+  @Test
+  void aFrozenRunWaitsForAReviewerAndAnEndedOneForNoOne() {
+    f.ratchet("w1").start(task, "run-1", ws).close();
+    ws.externalWrite("log.txt", "drift\n");
+    try (Run run = f.ratchet("w2").resume(task, "run-1", ws)) {
+      Waiting w = waiting(run.state());
+      assertThat(w.what()).isEqualTo(Waiting.For.REVIEW);
+      assertThat(w.status()).isEqualTo("awaiting_review");
+      assertThat(w.hint()).contains("ratchet review decide run-1");
+    }
+    InMemoryWorkspace ws2 = f.workspace();
+    f.ratchet("w1").start(task, "run-2", ws2).close();
+    f.deliverCancel(task, "run-2", f.operatorKey, "c-1");
+    try (Run ended = f.ratchet("w3").resume(task, "run-2", ws2)) {
+      assertThat(waiting(ended.state())).isNull();
+    }
+  }
+
+  private static RunState withEvidence(RunState s, Approval a) {
+    PendingIntent p = s.pending();
+    PendingIntent approved =
+        new PendingIntent(
+            p.action(),
+            p.intentDigest(),
+            p.preState(),
+            RuntimeFixture.sign(a.toJson(), RuntimeFixture.inMemory(61).approverKey));
+    return new RunState(
+        s.runId(),
+        s.taskId(),
+        s.taskVersion(),
+        s.taskFingerprint(),
+        s.policyId(),
+        s.policyVersion(),
+        s.phase(),
+        s.stopReason(),
+        s.cursor(),
+        s.usage(),
+        s.binding(),
+        s.verified(),
+        approved,
+        s.review(),
+        s.sets());
+  }
+}
