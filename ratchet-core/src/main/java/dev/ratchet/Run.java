@@ -78,6 +78,13 @@ public final class Run implements AutoCloseable {
     return execute(propose(action, cause));
   }
 
+  /** The action kinds the run's adapter offers, by kind (agent tool lists, MCP schemas). */
+  public List<ActionSpec> actionSpecs() {
+    return engine.ctx().specs().values().stream()
+        .sorted(java.util.Comparator.comparing(ActionSpec::kind))
+        .toList();
+  }
+
   /** The committed causes, in commit order, authenticated against the signed head (D20). */
   public List<Cause> causes() {
     List<Cause> out = new ArrayList<>();
