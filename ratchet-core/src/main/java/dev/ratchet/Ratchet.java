@@ -1,6 +1,7 @@
 package dev.ratchet;
 
 import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.internal.Engine;
 import dev.ratchet.internal.RunContext;
 import dev.ratchet.internal.Runs;
@@ -12,6 +13,7 @@ import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.seam.Entropy;
+import dev.ratchet.seam.MonotonicClock;
 import dev.ratchet.seam.Seams;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretRegistry;
@@ -52,6 +54,8 @@ public final class Ratchet {
   private final String workerId;
   private final Duration leaseTtl;
   private final SecretRegistry secrets;
+  private final MonotonicClock monotonic;
+  private final Duration leaseMargin;
 
   private Ratchet(Builder b) {
     this.store = Objects.requireNonNull(b.store, "store");
@@ -65,6 +69,18 @@ public final class Ratchet {
     this.workerId = Objects.requireNonNull(b.workerId, "workerId");
     this.leaseTtl = b.leaseTtl == null ? Duration.ofSeconds(30) : b.leaseTtl;
     this.secrets = b.secrets != null ? b.secrets : SecretRegistry.builder().add(keys).build();
+    // An injected wall clock (a test's fake) drives the local lease check too, unless a monotonic
+    // clock is injected as well.
+    if (b.monotonic != null) {
+      this.monotonic = b.monotonic;
+    } else {
+      this.monotonic = b.clock == null ? Seams.systemMonotonic() : MonotonicClock.of(b.clock);
+    }
+    this.leaseMargin = b.leaseMargin == null ? leaseTtl.dividedBy(5) : b.leaseMargin;
+    if (leaseMargin.isNegative() || leaseMargin.compareTo(leaseTtl) >= 0) {
+      throw RatchetException.contract(
+          "lease_margin: must be >= 0 and shorter than the lease TTL (" + leaseTtl + ")");
+    }
   }
 
   public static Builder builder() {
@@ -163,7 +179,9 @@ public final class Ratchet {
         workerId,
         leaseTtl,
         RunContext.specsFor(task, declarations),
-        secrets);
+        secrets,
+        monotonic,
+        leaseMargin);
   }
 
   /** Configures a {@link Ratchet}; the clock and entropy default to the system seams. */
@@ -179,6 +197,8 @@ public final class Ratchet {
     private String workerId;
     private Duration leaseTtl;
     private SecretRegistry secrets;
+    private MonotonicClock monotonic;
+    private Duration leaseMargin;
 
     public Builder store(CheckpointStore s) {
       store = s;
@@ -227,6 +247,24 @@ public final class Ratchet {
 
     public Builder leaseTtl(Duration d) {
       leaseTtl = d;
+      return this;
+    }
+
+    /**
+     * The monotonic clock a lease's local validity is counted on (D22). Default: the system's, or
+     * one that moves with an injected {@link #clock}.
+     */
+    public Builder monotonicClock(MonotonicClock m) {
+      monotonic = Objects.requireNonNull(m);
+      return this;
+    }
+
+    /**
+     * How long before the TTL, counted from when the grant or renewal request was sent, the runtime
+     * stops trusting its lease without asking the store (D22). Default: 20 % of the TTL.
+     */
+    public Builder leaseMargin(Duration d) {
+      leaseMargin = Objects.requireNonNull(d);
       return this;
     }
 
