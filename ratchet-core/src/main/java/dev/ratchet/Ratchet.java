@@ -70,11 +70,14 @@ public final class Ratchet {
     this.leaseTtl = b.leaseTtl == null ? Duration.ofSeconds(30) : b.leaseTtl;
     this.secrets = b.secrets != null ? b.secrets : SecretRegistry.builder().add(keys).build();
     // An injected wall clock (a test's fake) drives the local lease check too, unless a monotonic
-    // clock is injected as well.
+    // clock is injected as well; the system's wall clock (a singleton) means the system's
+    // monotonic clock, which no clock adjustment moves.
     if (b.monotonic != null) {
       this.monotonic = b.monotonic;
+    } else if (b.clock == null || b.clock == Seams.systemClock()) {
+      this.monotonic = Seams.systemMonotonic();
     } else {
-      this.monotonic = b.clock == null ? Seams.systemMonotonic() : MonotonicClock.of(b.clock);
+      this.monotonic = MonotonicClock.of(b.clock);
     }
     this.leaseMargin = b.leaseMargin == null ? leaseTtl.dividedBy(5) : b.leaseMargin;
     if (leaseMargin.isNegative() || leaseMargin.compareTo(leaseTtl) >= 0) {
