@@ -1,6 +1,7 @@
 package dev.ratchet;
 
 import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.internal.Engine;
 import dev.ratchet.internal.Observed;
 import dev.ratchet.internal.ObservedStore;
@@ -14,6 +15,7 @@ import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.seam.Entropy;
+import dev.ratchet.seam.MonotonicClock;
 import dev.ratchet.seam.Seams;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretRegistry;
@@ -58,6 +60,8 @@ public final class Ratchet {
   private final Duration leaseTtl;
   private final SecretRegistry secrets;
   private final RatchetObserver observer;
+  private final MonotonicClock monotonic;
+  private final Duration leaseMargin;
 
   private Ratchet(Builder b) {
     this.store = Objects.requireNonNull(b.store, "store");
@@ -74,6 +78,21 @@ public final class Ratchet {
     this.leaseTtl = b.leaseTtl == null ? Duration.ofSeconds(30) : b.leaseTtl;
     this.secrets = b.secrets != null ? b.secrets : SecretRegistry.builder().add(keys).build();
     this.observer = b.observer == null ? RatchetObserver.NONE : b.observer;
+    // An injected wall clock (a test's fake) drives the local lease check too, unless a monotonic
+    // clock is injected as well; the system's wall clock (a singleton) means the system's
+    // monotonic clock, which no clock adjustment moves.
+    if (b.monotonic != null) {
+      this.monotonic = b.monotonic;
+    } else if (b.clock == null || b.clock == Seams.systemClock()) {
+      this.monotonic = Seams.systemMonotonic();
+    } else {
+      this.monotonic = MonotonicClock.of(b.clock);
+    }
+    this.leaseMargin = b.leaseMargin == null ? leaseTtl.dividedBy(5) : b.leaseMargin;
+    if (leaseMargin.isNegative() || leaseMargin.compareTo(leaseTtl) >= 0) {
+      throw RatchetException.contract(
+          "lease_margin: must be >= 0 and shorter than the lease TTL (" + leaseTtl + ")");
+    }
   }
 
   public static Builder builder() {
@@ -208,7 +227,9 @@ public final class Ratchet {
         workerId,
         leaseTtl,
         RunContext.specsFor(task, declarations),
-        secrets);
+        secrets,
+        monotonic,
+        leaseMargin);
   }
 
   /** Configures a {@link Ratchet}; the clock and entropy default to the system seams. */
@@ -226,6 +247,8 @@ public final class Ratchet {
     private Duration leaseTtl;
     private SecretRegistry secrets;
     private RatchetObserver observer;
+    private MonotonicClock monotonic;
+    private Duration leaseMargin;
 
     public Builder store(CheckpointStore s) {
       store = s;
@@ -280,6 +303,24 @@ public final class Ratchet {
 
     public Builder leaseTtl(Duration d) {
       leaseTtl = d;
+      return this;
+    }
+
+    /**
+     * The monotonic clock a lease's local validity is counted on (D22). Default: the system's, or
+     * one that moves with an injected {@link #clock}.
+     */
+    public Builder monotonicClock(MonotonicClock m) {
+      monotonic = Objects.requireNonNull(m);
+      return this;
+    }
+
+    /**
+     * How long before the TTL, counted from when the grant or renewal request was sent, the runtime
+     * stops trusting its lease without asking the store (D22). Default: 20 % of the TTL.
+     */
+    public Builder leaseMargin(Duration d) {
+      leaseMargin = Objects.requireNonNull(d);
       return this;
     }
 

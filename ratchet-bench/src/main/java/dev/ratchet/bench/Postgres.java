@@ -56,12 +56,26 @@ final class Postgres {
           "CREATE SCHEMA " + schema + " AUTHORIZATION " + OWNER,
           "CREATE TABLE " + schema + ".bench_raw (id BIGSERIAL PRIMARY KEY, body TEXT NOT NULL)",
           "ALTER TABLE " + schema + ".bench_raw OWNER TO " + OWNER);
+      Peer peer = Peer.dbos(URL, ADMIN, log).orElse(null);
       try {
-        measure(schema, checkpointBytes);
+        measure(schema, checkpointBytes, peer);
       } finally {
+        if (peer != null) {
+          peer.close();
+        }
         exec(admin, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
       }
-    } catch (SQLException | RuntimeException e) {
+      if (peer == null) {
+        for (int n : RUNS) {
+          report.add(
+              Row.notMeasured(
+                  "7",
+                  "write steps/s, " + n + " vs DBOS Transact",
+                  "goal ≥ 1.0×",
+                  "not measured: DBOS is not on the class path (run the harness with -Pdbos)"));
+        }
+      }
+    } catch (Exception e) {
       String why = "not measured: PostgreSQL at " + URL + " failed: " + e;
       log.line("figure 4: " + why);
       for (int n : RUNS) {
@@ -70,7 +84,7 @@ final class Postgres {
     }
   }
 
-  private void measure(String schema, int checkpointBytes) throws SQLException {
+  private void measure(String schema, int checkpointBytes, Peer peer) throws Exception {
     Database owner = Database.postgres(URL, OWNER, PASSWORD).withSchema(schema).withPoolSize(16);
     JdbcStore.open(
             owner,
@@ -92,6 +106,9 @@ final class Postgres {
           }
           Timed.parallel(n, Math.max(1, cfg.warmupMillis() / 3), w -> drivers.get(w).writeStep());
           rounds(s, n, drivers, raws, body);
+          if (peer != null) {
+            new PeerRounds(cfg, report, log).run(n, drivers, peer, checkpointBytes);
+          }
         } finally {
           for (RawClient r : raws) {
             r.close();

@@ -30,4 +30,15 @@ class CheckpointsTest {
     assertThat(s.bytes()).isBetween(1024, 2048);
     assertThat(Checkpoints.encode(s.state(), s.generation(), s.ring())).isEqualTo(s.envelope());
   }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1024, 16384})
+  void theBeforeAndAfterOfTheSingleCanonicalisationProduceTheSameEnvelope(int bytes) {
+    dev.ratchet.bench.micro.CheckpointBench b = new dev.ratchet.bench.micro.CheckpointBench();
+    b.bytes = bytes;
+    b.setUp();
+
+    assertThat(b.encodeAndSignThreeCanonicalisations()).isEqualTo(b.encodeAndSign());
+    assertThat(b.encodeAndSign()).isEqualTo(Checkpoints.ofSize(bytes).envelope());
+  }
 }

@@ -24,7 +24,6 @@ import dev.ratchet.store.Lease;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.RunScope;
 import dev.ratchet.store.StoredRecord;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -43,15 +42,17 @@ import java.util.Optional;
 public final class Engine {
   private final RunContext ctx;
   private Lease lease;
+  private long leaseSentNanos;
   private long generation;
   private RunState state;
   private boolean stale;
   private final Map<String, Action> ready = new HashMap<>();
   private final List<JsonObject> unsavedMemory = new ArrayList<>();
 
-  Engine(RunContext ctx, Lease lease, long generation, RunState state) {
+  Engine(RunContext ctx, HeldLease held, long generation, RunState state) {
     this.ctx = ctx;
-    this.lease = lease;
+    this.lease = held.lease();
+    this.leaseSentNanos = held.sentNanos();
     this.generation = generation;
     this.state = state;
   }
@@ -273,14 +274,22 @@ public final class Engine {
     return new RunScope(s.taskId(), s.runId(), s.binding().instanceId());
   }
 
-  /** Revalidates the lease before every commit and adapter call; renews past half its life. */
+  /**
+   * Revalidates the lease before every commit and adapter call, locally (D22): it holds while the
+   * monotonic clock is before the moment the grant or renewal request was sent plus the TTL minus
+   * the safety margin. Past half its life (or past that moment, if sooner) it is renewed, a durable
+   * write that checks the token and fence; a lost lease is {@code FENCED} there. No read per call:
+   * the commit statement re-checks token, fence and generation itself.
+   */
   void checkLease() {
     try {
-      Duration left = Duration.between(ctx.clock().instant(), lease.expiresAt());
-      if (left.compareTo(ctx.leaseTtl().dividedBy(2)) < 0) {
+      long ttl = ctx.leaseTtl().toNanos();
+      long renewAfter = Math.min(ttl / 2, ttl - ctx.leaseMargin().toNanos());
+      if (ctx.monotonic().nanos() - leaseSentNanos >= renewAfter) {
+        long sent = ctx.monotonic().nanos();
         lease = ctx.leases().renew(lease, ctx.leaseTtl());
+        leaseSentNanos = sent;
       }
-      ctx.leases().check(lease.fence());
     } catch (RatchetException e) {
       if (e.code() == ErrorCode.FENCED) {
         stale = true;

@@ -6,6 +6,7 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.seam.Entropy;
+import dev.ratchet.seam.MonotonicClock;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretRegistry;
 import dev.ratchet.sign.TrustRoot;
@@ -33,7 +34,9 @@ public record RunContext(
     String workerId,
     Duration leaseTtl,
     Map<String, ActionSpec> specs,
-    SecretRegistry secrets) {
+    SecretRegistry secrets,
+    MonotonicClock monotonic,
+    Duration leaseMargin) {
 
   public RunContext {
     Objects.requireNonNull(task, "task");
@@ -51,6 +54,8 @@ public record RunContext(
     Objects.requireNonNull(leaseTtl, "leaseTtl");
     specs = Map.copyOf(specs);
     Objects.requireNonNull(secrets, "secrets");
+    Objects.requireNonNull(monotonic, "monotonic");
+    Objects.requireNonNull(leaseMargin, "leaseMargin");
   }
 
   /** Indexes the adapter's specs and checks the task names only kinds the adapter offers. */

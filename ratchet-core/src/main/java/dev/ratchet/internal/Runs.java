@@ -32,9 +32,9 @@ public final class Runs {
   public static Engine start(RunContext ctx, String runId) {
     // A worker that died after taking a new run's lease and before its first commit leaves an
     // expired lease and no checkpoint: taking it over is the only way the run can ever start.
-    Lease lease = acquire(ctx, runId, true);
+    HeldLease lease = acquire(ctx, runId, true);
     if (ctx.store().load(ctx.task().taskId(), runId).isPresent()) {
-      ctx.leases().release(lease);
+      ctx.leases().release(lease.lease());
       throw RatchetException.contract("run_id: run '" + runId + "' already exists: resume it");
     }
     Observation live = ctx.adapter().observe();
@@ -75,12 +75,12 @@ public final class Runs {
 
   /** Loads, verifies and re-binds a run; then reconciles its pending write, if any. */
   public static Resumed resume(RunContext ctx, String runId) {
-    Lease lease = acquire(ctx, runId, true);
+    HeldLease lease = acquire(ctx, runId, true);
     try {
       Engine engine = load(ctx, runId, lease);
       return new Resumed(engine, rebindAndReconcile(engine));
     } catch (RuntimeException e) {
-      ctx.leases().release(lease);
+      ctx.leases().release(lease.lease());
       throw e;
     }
   }
@@ -93,7 +93,7 @@ public final class Runs {
    * signs the checkpoint.
    */
   public static boolean resign(RunContext ctx, String runId) {
-    Lease lease = acquire(ctx, runId, true);
+    HeldLease lease = acquire(ctx, runId, true);
     Engine engine = null;
     try {
       StoredRun stored = loadStored(ctx, runId);
@@ -114,7 +114,7 @@ public final class Runs {
       engine.commit(op);
       return true;
     } finally {
-      ctx.leases().release(engine == null ? lease : engine.lease());
+      ctx.leases().release(engine == null ? lease.lease() : engine.lease());
     }
   }
 
@@ -123,7 +123,7 @@ public final class Runs {
     return decodeAndCheck(ctx, runId, loadStored(ctx, runId)).state();
   }
 
-  private static Engine load(RunContext ctx, String runId, Lease lease) {
+  private static Engine load(RunContext ctx, String runId, HeldLease lease) {
     StoredRun stored = loadStored(ctx, runId);
     Checkpoint d = decodeAndCheck(ctx, runId, stored);
     return new Engine(ctx, lease, d.generation(), d.state());
@@ -241,18 +241,24 @@ public final class Runs {
     return new Recovery(engine.generation(), found, did, o);
   }
 
-  private static Lease acquire(RunContext ctx, String runId, boolean allowTakeOver) {
+  /** Takes the lease, noting when the request was sent: its local validity counts from then. */
+  private static HeldLease acquire(RunContext ctx, String runId, boolean allowTakeOver) {
+    long sent = ctx.monotonic().nanos();
     Optional<Lease> lease = ctx.leases().acquire(runId, ctx.workerId(), ctx.leaseTtl());
     if (lease.isEmpty() && allowTakeOver) {
+      sent = ctx.monotonic().nanos();
       lease = ctx.leases().takeOver(runId, ctx.workerId(), ctx.leaseTtl());
     }
-    return lease.orElseThrow(
-        () ->
-            new RatchetException(
-                ErrorCode.FENCED,
-                "run '"
-                    + runId
-                    + "' is leased by another worker"
-                    + ctx.leases().current(runId).map(l -> " (" + l.owner() + ")").orElse("")));
+    long sentAt = sent;
+    return lease
+        .map(l -> new HeldLease(l, sentAt))
+        .orElseThrow(
+            () ->
+                new RatchetException(
+                    ErrorCode.FENCED,
+                    "run '"
+                        + runId
+                        + "' is leased by another worker"
+                        + ctx.leases().current(runId).map(l -> " (" + l.owner() + ")").orElse("")));
   }
 }

@@ -9,6 +9,7 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.store.CheckpointEnvelope;
+import java.nio.charset.StandardCharsets;
 
 /**
  * A decoded, authenticated checkpoint, and the two steps between it and its {@link
@@ -21,18 +22,22 @@ public record Checkpoint(long generation, String keyId, RunState state) {
 
   /** Signs {@code state} at {@code generation} under the ring's active key. */
   public static CheckpointEnvelope seal(RunState state, long generation, KeyRing ring) {
-    JsonObject payload = state.toJson();
-    JsonObject unsigned =
-        JsonObject.builder()
-            .put("schema_version", RunState.SCHEMA_VERSION)
-            .put("key_id", ring.activeKeyId())
-            .put("generation", generation)
-            .put("payload", payload)
-            .put("checksum", Canonical.sha256Hex(payload))
-            .build();
-    KeyRing.Signature sig = ring.sign(Canonical.bytes(unsigned));
-    return new CheckpointEnvelope(
-        Canonical.string(unsigned.with("hmac", new JsonString(sig.hmacHex()))));
+    // The payload is canonicalised once and spliced into both texts (HMAC input and stored
+    // envelope); members in RFC 8785 order: checksum, generation, hmac, key_id, payload,
+    // schema_version. CheckpointSealTest pins the result to the canonical form of the objects.
+    String payload = Canonical.string(state.toJson());
+    String head =
+        "{\"checksum\":\"" + Canonical.sha256Hex(payload) + "\",\"generation\":" + generation;
+    String tail =
+        ",\"key_id\":"
+            + Canonical.string(new JsonString(ring.activeKeyId()))
+            + ",\"payload\":"
+            + payload
+            + ",\"schema_version\":"
+            + RunState.SCHEMA_VERSION
+            + "}";
+    KeyRing.Signature sig = ring.sign((head + tail).getBytes(StandardCharsets.UTF_8));
+    return new CheckpointEnvelope(head + ",\"hmac\":\"" + sig.hmacHex() + "\"" + tail);
   }
 
   /** Authenticates and decodes an envelope; every failure is {@code CHECKPOINT}. */

@@ -15,6 +15,11 @@ public final class Seams {
     return InstantSource.system();
   }
 
+  /** This machine's monotonic clock (lease validity is counted on it, D22). */
+  public static MonotonicClock systemMonotonic() {
+    return System::nanoTime;
+  }
+
   /** A cryptographically strong source, for keys, nonces and idempotency keys. */
   public static Entropy secureEntropy() {
     SecureRandom random = new SecureRandom();

@@ -1,0 +1,115 @@
+package dev.ratchet.bench;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Figure 7: Ratchet's write steps beside a peer's workflow steps on the same PostgreSQL server, in
+ * interleaved rounds: in every round Ratchet's N runs make write steps for one round's time, then
+ * the peer runs N workflows of 1,000 steps (20 in smoke mode) with small outputs and with outputs
+ * of Ratchet's checkpoint size (the order rotates). Each ratio is the median of per-round ratios.
+ */
+final class PeerRounds {
+  private static final int SMALL_OUTPUT = 16;
+
+  private final HarnessConfig cfg;
+  private final Report report;
+  private final Log log;
+
+  PeerRounds(HarnessConfig cfg, Report report, Log log) {
+    this.cfg = cfg;
+    this.report = report;
+    this.log = log;
+  }
+
+  void run(int n, List<Driver> drivers, Peer peer, int checkpointBytes) throws Exception {
+    int steps = "full".equals(cfg.mode()) ? 1_000 : 20;
+    int[] outputs = {SMALL_OUTPUT, checkpointBytes};
+    List<Double> ours = new ArrayList<>();
+    List<List<Double>> theirs = List.of(new ArrayList<>(), new ArrayList<>());
+    List<Long> ourLatency = Collections.synchronizedList(new ArrayList<>());
+    List<List<Long>> theirLatency = List.of(new ArrayList<>(), new ArrayList<>());
+    for (int r = 0; r < cfg.rounds(); r++) {
+      for (int k = 0; k < 3; k++) {
+        int arm = (k + r) % 3;
+        if (arm == 0) {
+          long before = total(drivers);
+          Timed t =
+              Timed.parallel(
+                  n,
+                  cfg.roundMillis(),
+                  w -> {
+                    long t0 = Stopwatch.nanos();
+                    drivers.get(w).writeStep();
+                    ourLatency.add(Stopwatch.nanos() - t0);
+                  });
+          ours.add((total(drivers) - before) / t.seconds());
+        } else {
+          int o = arm - 1;
+          double seconds = peer.round(n, steps, outputs[o], theirLatency.get(o));
+          theirs.get(o).add(n * (double) steps / seconds);
+        }
+      }
+      log.line(
+          String.format(
+              Locale.ROOT,
+              "  peer %d at once, round %d: Ratchet %.0f steps/s, peer %.0f (small) %.0f (%d B)"
+                  + " steps/s",
+              n,
+              r,
+              ours.get(r),
+              theirs.get(0).get(r),
+              theirs.get(1).get(r),
+              checkpointBytes));
+    }
+    for (int o = 0; o < 2; o++) {
+      List<Double> ratios = new ArrayList<>();
+      for (int r = 0; r < ours.size(); r++) {
+        ratios.add(ours.get(r) / theirs.get(o).get(r));
+      }
+      double ratio = Stats.median(ratios);
+      double floor = n == 1 ? 0.7 : 0.6;
+      report.add(
+          new Row(
+              "7",
+              String.format(
+                  Locale.ROOT,
+                  "write steps/s, %d %s vs DBOS %d %s of %,d steps, outputs of %d B, PostgreSQL",
+                  n,
+                  n == 1 ? "run" : "runs",
+                  n,
+                  n == 1 ? "workflow" : "workflows",
+                  steps,
+                  outputs[o]),
+              String.format(Locale.ROOT, "%,.0f steps/s", Stats.median(ours)),
+              String.format(Locale.ROOT, "%,.0f steps/s (DBOS)", Stats.median(theirs.get(o))),
+              ratio,
+              String.format(Locale.ROOT, "goal ≥ 1.0×, floor %.1f×", floor),
+              ratio >= 1.0
+                  ? "meets the goal"
+                  : ratio >= floor ? "meets the floor" : "does not meet",
+              "Ratchet: two commits and one read per step on a pool; DBOS: one step-output insert"
+                  + " per step",
+              true,
+              String.format(
+                  Locale.ROOT,
+                  "step latency p50/p99: Ratchet %.2f/%.2f ms, DBOS %.2f/%.2f ms; %s; Ratchet: an"
+                      + " effect with a receipt under a minted key, exactly once, signed state",
+                  Stats.quantile(ourLatency, 0.5) / 1e6,
+                  Stats.quantile(ourLatency, 0.99) / 1e6,
+                  Stats.quantile(theirLatency.get(o), 0.5) / 1e6,
+                  Stats.quantile(theirLatency.get(o), 0.99) / 1e6,
+                  peer.guarantee())));
+    }
+  }
+
+  private static long total(List<Driver> drivers) {
+    long n = 0;
+    for (Driver d : drivers) {
+      n += d.steps();
+    }
+    return n;
+  }
+}
