@@ -15,7 +15,8 @@ import dev.ratchet.store.CheckpointEnvelope;
  * CheckpointEnvelope} (SPEC D5). The checksum is a plain SHA-256 of the canonical payload and only
  * detects accidents; the HMAC covers the canonical envelope without the {@code hmac} member, so the
  * generation and key id are authenticated too. Opening checks, in order: shape, schema, key id
- * trusted, checksum, HMAC, payload; every failure is {@code CHECKPOINT}.
+ * trusted, checksum, HMAC, payload; every failure is {@code CHECKPOINT}. Versions 1 and 2 are read;
+ * a state is written in the version its shape needs (ADR 0031), so a version-1 run stays one.
  */
 public record Checkpoint(long generation, String keyId, RunState state) {
 
@@ -24,7 +25,7 @@ public record Checkpoint(long generation, String keyId, RunState state) {
     JsonObject payload = state.toJson();
     JsonObject unsigned =
         JsonObject.builder()
-            .put("schema_version", RunState.SCHEMA_VERSION)
+            .put("schema_version", state.schemaVersion())
             .put("key_id", ring.activeKeyId())
             .put("generation", generation)
             .put("payload", payload)
@@ -49,7 +50,8 @@ public record Checkpoint(long generation, String keyId, RunState state) {
 
   private static Checkpoint openStrict(CheckpointEnvelope envelope, KeyRing ring) {
     Fields env = envelope.fields();
-    env.integer("schema_version", RunState.SCHEMA_VERSION, RunState.SCHEMA_VERSION);
+    long version =
+        env.integer("schema_version", RunState.OLDEST_SCHEMA_VERSION, RunState.SCHEMA_VERSION);
     String keyId = env.text("key_id");
     long generation = env.integer("generation", 1, JsonInt.MAX_SAFE);
     JsonObject payload = env.obj("payload");
@@ -61,6 +63,7 @@ public record Checkpoint(long generation, String keyId, RunState state) {
     }
     JsonObject unsigned = env.object().without("hmac");
     ring.verify(keyId, Canonical.bytes(unsigned), hmac);
-    return new Checkpoint(generation, keyId, RunState.fromJson(payload, "checkpoint.payload"));
+    return new Checkpoint(
+        generation, keyId, RunState.fromJson(payload, "checkpoint.payload", version));
   }
 }
