@@ -163,4 +163,21 @@ class KeyRotationTest {
     }
     assertThat(ws.ledger()).as("replays make no effect").hasSize(ledger);
   }
+
+  /** Issue 13: verify and resign take the action specs they need instead of an adapter. */
+  @Test
+  void verifyAndResignNeedOnlyTheActionSpecs() {
+    try (Run run = f.ratchet("w1").start(task, "run-1", ws)) {
+      run.apply(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+    }
+    KeyRing rotated = f.keyRing.rotate(next);
+    Ratchet r = ratchetWith(rotated, "rotator");
+    assertThat(r.resign(task, "run-1", ws.actionSpecs())).isTrue();
+    assertThat(storedKeyId()).isEqualTo("\"ckpt-2\"");
+    assertThat(r.verify(task, "run-1", ws.actionSpecs())).isEqualTo(r.verify(task, "run-1", ws));
+    // The specs must still declare every kind the task uses.
+    assertThatThrownBy(() -> r.verify(task, "run-1", java.util.List.of()))
+        .isInstanceOfSatisfying(
+            RatchetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONTRACT));
+  }
 }
