@@ -1,5 +1,6 @@
 package dev.ratchet;
 
+import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.internal.Engine;
@@ -28,6 +29,7 @@ import dev.ratchet.telemetry.RatchetObserver;
 import dev.ratchet.telemetry.Step;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -143,7 +145,16 @@ public final class Ratchet {
    * already signs it.
    */
   public boolean resign(TaskSpec task, String runId, EnvironmentAdapter adapter) {
-    return Runs.resign(detached(task, adapter), runId);
+    return resign(task, runId, adapter.actionSpecs(), adapter.namespace());
+  }
+
+  /** {@link #resign(TaskSpec, String, EnvironmentAdapter)} with only the action specs it needs. */
+  public boolean resign(TaskSpec task, String runId, List<ActionSpec> actionSpecs) {
+    return resign(task, runId, actionSpecs, task.adapter());
+  }
+
+  private boolean resign(TaskSpec task, String runId, List<ActionSpec> specs, String namespace) {
+    return Runs.resign(detached(task, specs, namespace), runId);
   }
 
   /**
@@ -152,7 +163,19 @@ public final class Ratchet {
    * never called.
    */
   public RunState verify(TaskSpec task, String runId, EnvironmentAdapter adapter) {
-    return Runs.verify(detached(task, adapter), runId);
+    return verify(task, runId, adapter.actionSpecs(), adapter.namespace());
+  }
+
+  /**
+   * {@link #verify(TaskSpec, String, EnvironmentAdapter)} with only the action specs the state
+   * invariants need: no adapter is constructed or called.
+   */
+  public RunState verify(TaskSpec task, String runId, List<ActionSpec> actionSpecs) {
+    return verify(task, runId, actionSpecs, task.adapter());
+  }
+
+  private RunState verify(TaskSpec task, String runId, List<ActionSpec> specs, String namespace) {
+    return Runs.verify(detached(task, specs, namespace), runId);
   }
 
   /**
@@ -199,8 +222,13 @@ public final class Ratchet {
   }
 
   /** A context whose adapter refuses every environment call: only the declarations are used. */
-  private RunContext detached(TaskSpec task, EnvironmentAdapter adapter) {
-    return context(task, RunContext.detachedAdapter(task), adapter);
+  /**
+   * A context whose adapter only declares {@code specs} under {@code namespace} (checked against
+   * the task's) and refuses every environment call.
+   */
+  private RunContext detached(TaskSpec task, List<ActionSpec> specs, String namespace) {
+    return context(
+        task, RunContext.detachedAdapter(task), RunContext.declarations(namespace, specs));
   }
 
   private RunContext context(TaskSpec task, EnvironmentAdapter adapter) {

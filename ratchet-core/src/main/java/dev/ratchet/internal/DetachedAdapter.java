@@ -17,18 +17,18 @@ import java.util.Optional;
 
 /**
  * The adapter of an operation that needs only the adapter's declarations (verify, re-sign): it
- * names the task's namespace and refuses every environment call with {@code INTERNAL}, so such an
- * operation provably never touches the environment.
+ * names the task's namespace and the action specs it was given, and refuses every environment call
+ * with {@code INTERNAL}, so such an operation provably never touches the environment.
  */
-record DetachedAdapter(String namespace) implements EnvironmentAdapter {
-  @Override
-  public int adapterVersion() {
-    return 0;
+record DetachedAdapter(String namespace, List<ActionSpec> actionSpecs)
+    implements EnvironmentAdapter {
+  DetachedAdapter {
+    actionSpecs = List.copyOf(actionSpecs);
   }
 
   @Override
-  public List<ActionSpec> actionSpecs() {
-    return List.of();
+  public int adapterVersion() {
+    return 0;
   }
 
   @Override

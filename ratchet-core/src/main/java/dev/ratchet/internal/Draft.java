@@ -79,6 +79,7 @@ final class Draft {
         verified,
         pending,
         review,
-        sets);
+        sets,
+        base.keySalt());
   }
 }

@@ -344,7 +344,12 @@ public final class Engine {
   Optional<StoredRecord> find(RecordSet set, String key) {
     Optional<StoredRecord> r =
         RecordAuth.authenticated(
-            ctx.keys(), state, set, key, ctx.store().find(state.taskId(), state.runId(), set, key));
+            ctx.store(),
+            ctx.keys(),
+            state,
+            set,
+            key,
+            ctx.store().find(state.taskId(), state.runId(), set, key));
     if (r.isPresent() && r.get().sequence() > state.head(set).count()) {
       stale = true;
       throw new RatchetException(

@@ -104,7 +104,11 @@ final class Proposer {
       engine.commit(op);
       return new Proposal(Proposal.Kind.READY, action, null);
     }
-    Action keyed = action.withIdempotencyKey(ctx.entropy().hex128());
+    // ADR 0031: the key is a function of the action id, so a re-proposed id (even one whose
+    // action-id row was deleted) meets its earlier effect in the adapter's key lookup.
+    Action keyed =
+        action.withIdempotencyKey(
+            IdempotencyKeys.mint(engine.state(), action.actionId(), ctx.entropy()));
     op.b.pending = new PendingIntent(keyed, digest, live, null);
     op.trace(
         keyed.actionId(),

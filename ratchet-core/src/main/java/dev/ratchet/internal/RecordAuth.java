@@ -70,16 +70,66 @@ final class RecordAuth {
    * sequence. Returns the record as stored (the caller checks its sequence against the count).
    */
   static Optional<StoredRecord> authenticated(
-      KeyRing ring, RunState s, RecordSet set, String key, Optional<StoredRecord> found) {
+      CheckpointStore store,
+      KeyRing ring,
+      RunState s,
+      RecordSet set,
+      String key,
+      Optional<StoredRecord> found) {
     if (found.isPresent()) {
       StoredRecord r = found.get();
       if (r.set() != set || !r.key().equals(key)) {
         throw RatchetException.checkpoint(
             "the store answered a lookup of " + set.wireName() + " '" + key + "' with another key");
       }
-      RecordMac.open(ring, s.taskId(), s.runId(), r);
+      try {
+        RecordMac.open(ring, s.taskId(), s.runId(), r);
+      } catch (RatchetException macFailed) {
+        // ADR 0032: a record sealed under a key since removed from the ring (or revoked), or
+        // written before record MACs, is still authentic when the chain from it reaches the
+        // signed head; a forged or edited one does not, and keeps the MAC's refusal.
+        if (r.sequence() > s.head(set).count() || !coveredBySignedHead(store, s, r)) {
+          throw macFailed;
+        }
+      }
     }
     return found;
+  }
+
+  /**
+   * True when the chain recomputed from {@code r} (with its predecessor's stored link) through
+   * every later record reaches the signed count and head: then {@code r}'s body is the one the
+   * signed checkpoint covers. Reads the records after {@code r}, so its cost is the distance to the
+   * tip; the acting path pays it only for a record whose MAC no ring key verifies.
+   */
+  static boolean coveredBySignedHead(CheckpointStore store, RunState s, StoredRecord r) {
+    RecordSet set = r.set();
+    SetHead signed = s.head(set);
+    String link = SetHead.GENESIS;
+    if (r.sequence() > 1) {
+      List<StoredRecord> before = store.records(s.taskId(), s.runId(), set, r.sequence() - 1, 1);
+      if (before.size() != 1 || before.get(0).sequence() != r.sequence() - 1) {
+        return false;
+      }
+      link = before.get(0).chain();
+    }
+    link = RecordChain.next(link, set, r.sequence(), r.key(), r.body());
+    long at = r.sequence();
+    while (at < signed.count()) {
+      int page = (int) Math.min(1_000, signed.count() - at);
+      List<StoredRecord> next = store.records(s.taskId(), s.runId(), set, at + 1, page);
+      if (next.isEmpty()) {
+        return false;
+      }
+      for (StoredRecord n : next) {
+        if (n.sequence() != at + 1) {
+          return false;
+        }
+        link = RecordChain.next(link, set, n.sequence(), n.key(), n.body());
+        at++;
+      }
+    }
+    return at == signed.count() && link.equals(signed.head());
   }
 
   /** The body of a record already authenticated, without its MAC. */
@@ -109,7 +159,7 @@ final class RecordAuth {
           throw RatchetException.checkpoint(
               "the stored " + set.wireName() + " are not the chain the signed head covers");
         }
-        out.add(RecordMac.open(ring, s.taskId(), s.runId(), r));
+        out.add(openOrChained(ring, s, r));
         at = RecordChain.advance(at, r);
       }
     }
@@ -118,5 +168,18 @@ final class RecordAuth {
           "the stored " + set.wireName() + " do not end at the signed count and head");
     }
     return out;
+  }
+
+  /**
+   * A record inside a whole-chain walk: its MAC is checked when a ring key verifies it; a record
+   * under a removed or revoked key (ADR 0032) is stripped and left to the walk, which refuses the
+   * set unless the chain through it ends at the signed head.
+   */
+  private static JsonObject openOrChained(KeyRing ring, RunState s, StoredRecord r) {
+    try {
+      return RecordMac.open(ring, s.taskId(), s.runId(), r);
+    } catch (RatchetException macFailed) {
+      return RecordMac.strip(r);
+    }
   }
 }

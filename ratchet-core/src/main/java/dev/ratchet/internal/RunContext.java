@@ -86,7 +86,13 @@ public record RunContext(
    * namespace and refuses every environment call.
    */
   public static EnvironmentAdapter detachedAdapter(TaskSpec task) {
-    return new DetachedAdapter(task.adapter());
+    return new DetachedAdapter(task.adapter(), java.util.List.of());
+  }
+
+  /** Declarations only: {@code namespace} and {@code specs}; every environment call refused. */
+  public static EnvironmentAdapter declarations(
+      String namespace, java.util.List<dev.ratchet.adapter.ActionSpec> specs) {
+    return new DetachedAdapter(namespace, specs);
   }
 
   long nowMs() {

@@ -58,7 +58,8 @@ public final class Runs {
             null,
             null,
             null,
-            empty);
+            empty,
+            IdempotencyKeys.newSalt(ctx.entropy()));
     Engine engine = new Engine(ctx, lease, 0, initial);
     Engine.Op op = engine.begin();
     op.trace(

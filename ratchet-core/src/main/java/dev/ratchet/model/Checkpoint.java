@@ -16,7 +16,8 @@ import java.nio.charset.StandardCharsets;
  * CheckpointEnvelope} (SPEC D5). The checksum is a plain SHA-256 of the canonical payload and only
  * detects accidents; the HMAC covers the canonical envelope without the {@code hmac} member, so the
  * generation and key id are authenticated too. Opening checks, in order: shape, schema, key id
- * trusted, checksum, HMAC, payload; every failure is {@code CHECKPOINT}.
+ * trusted, checksum, HMAC, payload; every failure is {@code CHECKPOINT}. Versions 1 and 2 are read;
+ * a state is written in the version its shape needs (ADR 0031), so a version-1 run stays one.
  */
 public record Checkpoint(long generation, String keyId, RunState state) {
 
@@ -34,7 +35,7 @@ public record Checkpoint(long generation, String keyId, RunState state) {
             + ",\"payload\":"
             + payload
             + ",\"schema_version\":"
-            + RunState.SCHEMA_VERSION
+            + state.schemaVersion()
             + "}";
     KeyRing.Signature sig = ring.sign((head + tail).getBytes(StandardCharsets.UTF_8));
     return new CheckpointEnvelope(head + ",\"hmac\":\"" + sig.hmacHex() + "\"" + tail);
@@ -54,7 +55,8 @@ public record Checkpoint(long generation, String keyId, RunState state) {
 
   private static Checkpoint openStrict(CheckpointEnvelope envelope, KeyRing ring) {
     Fields env = envelope.fields();
-    env.integer("schema_version", RunState.SCHEMA_VERSION, RunState.SCHEMA_VERSION);
+    long version =
+        env.integer("schema_version", RunState.OLDEST_SCHEMA_VERSION, RunState.SCHEMA_VERSION);
     String keyId = env.text("key_id");
     long generation = env.integer("generation", 1, JsonInt.MAX_SAFE);
     JsonObject payload = env.obj("payload");
@@ -66,6 +68,7 @@ public record Checkpoint(long generation, String keyId, RunState state) {
     }
     JsonObject unsigned = env.object().without("hmac");
     ring.verify(keyId, Canonical.bytes(unsigned), hmac);
-    return new Checkpoint(generation, keyId, RunState.fromJson(payload, "checkpoint.payload"));
+    return new Checkpoint(
+        generation, keyId, RunState.fromJson(payload, "checkpoint.payload", version));
   }
 }

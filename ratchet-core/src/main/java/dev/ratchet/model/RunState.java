@@ -22,6 +22,9 @@ import java.util.Objects;
  *
  * @param binding the last environment observation the run accepted
  * @param cursor the number of actions completed so far (the plan cursor)
+ * @param keySalt the run's 256-bit idempotency-key salt (ADR 0031): every write's key is a MAC of
+ *     its action id under it, so a re-proposed action id always gets the key of its earlier effect;
+ *     null only in a run started before schema version 2 (its keys stay random)
  */
 public record RunState(
     String runId,
@@ -38,9 +41,14 @@ public record RunState(
     VerifiedEvidence verified,
     PendingIntent pending,
     ReviewCase review,
-    Map<RecordSet, SetHead> sets) {
+    Map<RecordSet, SetHead> sets,
+    String keySalt) {
 
-  public static final long SCHEMA_VERSION = 1;
+  /** The version this code writes; a state without a key salt is still written as version 1. */
+  public static final long SCHEMA_VERSION = 2;
+
+  /** The oldest version this code reads (ADR 0031: a version-1 run keeps random keys). */
+  public static final long OLDEST_SCHEMA_VERSION = 1;
 
   public RunState {
     Text.require("run_id", runId);
@@ -57,6 +65,14 @@ public record RunState(
       copy.put(s, Objects.requireNonNull(sets.get(s), "sets." + s.wireName()));
     }
     sets = Map.copyOf(copy);
+    if (keySalt != null) {
+      Text.requireHex64("key_salt", keySalt);
+    }
+  }
+
+  /** The checkpoint schema version this state is written in: 2 with a key salt, 1 without. */
+  public long schemaVersion() {
+    return keySalt == null ? OLDEST_SCHEMA_VERSION : SCHEMA_VERSION;
   }
 
   public SetHead head(RecordSet set) {
@@ -73,8 +89,11 @@ public record RunState(
       setsJson.put(
           s.wireName(), JsonObject.builder().put("count", h.count()).put("head", h.head()).build());
     }
-    return JsonObject.builder()
-        .put("run_id", runId)
+    JsonObject.Builder out = JsonObject.builder();
+    if (keySalt != null) {
+      out.put("key_salt", keySalt);
+    }
+    return out.put("run_id", runId)
         .put("task_id", taskId)
         .put("task_version", taskVersion)
         .put("task_fingerprint", taskFingerprint)
@@ -92,26 +111,16 @@ public record RunState(
         .build();
   }
 
-  public static RunState fromJson(JsonValue v, String path) {
-    Fields f =
-        Fields.exact(
-            v,
-            path,
-            "run_id",
-            "task_id",
-            "task_version",
-            "task_fingerprint",
-            "policy_id",
-            "policy_version",
-            "phase",
-            "stop_reason",
-            "cursor",
-            "usage",
-            "binding",
-            "verified",
-            "pending",
-            "review",
-            "sets");
+  /**
+   * Reads a payload of schema {@code version}: version 2 carries {@code key_salt}, version 1 does
+   * not (one encoding per version).
+   */
+  public static RunState fromJson(JsonValue v, String path, long version) {
+    List<String> names = new ArrayList<>(FIELDS);
+    if (version >= SCHEMA_VERSION) {
+      names.add("key_salt");
+    }
+    Fields f = Fields.exact(v, path, names.toArray(String[]::new));
     JsonObject named = Fields.asObject(f.raw("sets"), f.path("sets"));
     List<String> setNames = new ArrayList<>();
     for (RecordSet s : RecordSet.values()) {
@@ -148,6 +157,25 @@ public record RunState(
             : VerifiedEvidence.fromJson(f.raw("verified"), f.path("verified")),
         f.isNull("pending") ? null : PendingIntent.fromJson(f.raw("pending"), f.path("pending")),
         f.isNull("review") ? null : ReviewCase.fromJson(f.raw("review"), f.path("review")),
-        sets);
+        sets,
+        version >= SCHEMA_VERSION ? f.hex64("key_salt") : null);
   }
+
+  private static final List<String> FIELDS =
+      List.of(
+          "run_id",
+          "task_id",
+          "task_version",
+          "task_fingerprint",
+          "policy_id",
+          "policy_version",
+          "phase",
+          "stop_reason",
+          "cursor",
+          "usage",
+          "binding",
+          "verified",
+          "pending",
+          "review",
+          "sets");
 }

@@ -118,4 +118,66 @@ class KeyRotationTest {
     assertThat(f.store.load(task.taskId(), "run-1").orElseThrow().generation())
         .isEqualTo(generation);
   }
+
+  /**
+   * ADR 0032: after a rotation the records sealed under the old key stay readable when the old key
+   * is deleted from the ring or revoked: lookups of them (a replay's cached receipt, a used action
+   * id) are authenticated through the chain to the signed head instead of failing closed.
+   */
+  @Test
+  @Rules("R1.17-key-rotation")
+  void recordsSealedUnderARemovedOrRevokedKeyStillAuthenticateThroughTheSignedHead() {
+    Run run = f.ratchet("w1").start(task, "run-1", ws);
+    String key =
+        run.apply(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)))
+            .receipt()
+            .idempotencyKey();
+    run.apply(run.action("a2", "read_file", JsonObject.builder().put("path", "app.py").build()));
+    run.close();
+    KeyRing rotated = f.keyRing.rotate(next);
+    assertThat(ratchetWith(rotated, "rotator").resign(task, "run-1", ws)).isTrue();
+    int ledger = ws.ledger().size();
+    int worker = 0;
+    for (KeyRing without : java.util.List.of(KeyRing.of(next), rotated.revoke("ckpt-1"))) {
+      Ratchet r = ratchetWith(without, "w" + (++worker + 1));
+      assertThat(r.verify(task, "run-1", ws).cursor()).isEqualTo(1L + worker);
+      try (Run again = r.resume(task, "run-1", ws)) {
+        var replay =
+            again.apply(
+                again
+                    .action("replay" + worker, "write_file", write("app.py", RuntimeFixture.FIXED))
+                    .withIdempotencyKey(key));
+        assertThat(replay.kind()).isEqualTo(dev.ratchet.outcome.StepOutcome.Kind.REPLAYED);
+        assertThatThrownBy(
+                () ->
+                    again.apply(
+                        again.action(
+                            "a1", "read_file", JsonObject.builder().put("path", "app.py").build())))
+            .isInstanceOfSatisfying(
+                RatchetException.class,
+                e -> {
+                  assertThat(e.code()).isEqualTo(ErrorCode.CONTRACT);
+                  assertThat(e.getMessage()).contains("already used");
+                });
+      }
+    }
+    assertThat(ws.ledger()).as("replays make no effect").hasSize(ledger);
+  }
+
+  /** Issue 13: verify and resign take the action specs they need instead of an adapter. */
+  @Test
+  void verifyAndResignNeedOnlyTheActionSpecs() {
+    try (Run run = f.ratchet("w1").start(task, "run-1", ws)) {
+      run.apply(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+    }
+    KeyRing rotated = f.keyRing.rotate(next);
+    Ratchet r = ratchetWith(rotated, "rotator");
+    assertThat(r.resign(task, "run-1", ws.actionSpecs())).isTrue();
+    assertThat(storedKeyId()).isEqualTo("\"ckpt-2\"");
+    assertThat(r.verify(task, "run-1", ws.actionSpecs())).isEqualTo(r.verify(task, "run-1", ws));
+    // The specs must still declare every kind the task uses.
+    assertThatThrownBy(() -> r.verify(task, "run-1", java.util.List.of()))
+        .isInstanceOfSatisfying(
+            RatchetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONTRACT));
+  }
 }

@@ -98,6 +98,7 @@ class WaitingTest {
         s.verified(),
         approved,
         s.review(),
-        s.sets());
+        s.sets(),
+        s.keySalt());
   }
 }

@@ -268,6 +268,37 @@ abstract class AuthenticatedReadsContract {
     }
   }
 
+  /**
+   * ADR 0031: the acting path cannot see that a middle action-id row is gone (no absence proof), so
+   * an agent re-proposing exactly that id gets its proposal accepted — but its key is the MAC of
+   * the id, i.e. the key of the earlier effect, and the adapter's lookup by key (before any
+   * execute) finds that effect: the write is not made a second time, even with a fresh approval.
+   */
+  @Test
+  void deletingAMiddleActionIdRowCannotMakeAReProposalFireTwice() {
+    drive();
+    // Action ids r0 r1 r2 w a0 a1: w is a middle row (the tip check covers a0 and a1).
+    sql("DELETE FROM {records} WHERE " + where("action_ids") + " AND record_key = 'w'");
+    assertThat(fullReaders("victim", victimWs)).as("verify/inspect").isEqualTo("CHECKPOINT");
+    try (Run run = f.ratchet("actor").resume(task, "victim", victimWs)) {
+      int ledger = victimWs.ledger().size();
+      try {
+        Proposal p =
+            run.propose(
+                run.action(
+                    "w", "write_file", path("app.py").with("content", s(RuntimeFixture.FIXED))));
+        assertThat(p.kind()).isEqualTo(Proposal.Kind.PENDING);
+        assertThat(p.action().idempotencyKey())
+            .as("the re-proposed id is minted the key of its earlier effect")
+            .isEqualTo(writeKeys.get("victim"));
+        run.execute("w");
+      } catch (RatchetException refused) {
+        // Refusing or freezing is fine; only a second effect is not.
+      }
+      assertThat(victimWs.ledger()).as("no second effect").hasSize(ledger);
+    }
+  }
+
   @Test
   void theUntamperedControlsActIdentically() {
     drive();

@@ -228,8 +228,14 @@ class CheckpointMutationTest {
     String unknown = Canonical.string(env.with("note", new JsonString("x")));
     refusedAsCheckpoint(
         () -> Checkpoint.open(new CheckpointEnvelope(unknown), f.keyRing), "unknown fields [note]");
-    String schema = Canonical.string(env.with("schema_version", new JsonInt(2)));
+    // A version this code does not know is refused; a downgrade to version 1 (ADR 0031: a run
+    // without a key salt) breaks the HMAC, which covers the version.
+    String schema = Canonical.string(env.with("schema_version", new JsonInt(3)));
     refusedAsCheckpoint(
         () -> Checkpoint.open(new CheckpointEnvelope(schema), f.keyRing), "schema_version");
+    String downgraded = Canonical.string(env.with("schema_version", new JsonInt(1)));
+    refusedAsCheckpoint(
+        () -> Checkpoint.open(new CheckpointEnvelope(downgraded), f.keyRing),
+        "HMAC does not verify");
   }
 }
