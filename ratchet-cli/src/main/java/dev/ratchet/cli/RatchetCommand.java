@@ -23,7 +23,8 @@ import picocli.CommandLine.Command;
       ReviewCommand.class,
       KeysCommand.class,
       DemoCommand.class,
-      ServeLedgerCommand.class
+      ServeLedgerCommand.class,
+      McpCommand.class
     })
 final class RatchetCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
