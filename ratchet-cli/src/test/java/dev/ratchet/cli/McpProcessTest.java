@@ -144,6 +144,22 @@ class McpProcessTest {
     assertThat(orders("nut")).isZero();
 
     McpSchema.CallToolResult noId = p.call("create_order", order(null, "nut"));
+    // A read and a verification change nothing and return what they saw.
+    McpSchema.CallToolResult account = p.call("get_account", Map.of("account", "acme"));
+    assertThat(structured(account)).containsEntry("status", "read");
+    assertThat(structured(account).get("result").toString()).contains("orders=2");
+    McpSchema.CallToolResult check = p.call("check_account", Map.of("account", "acme"));
+    assertThat(check.isError()).as("%s", check).isFalse();
+    assertThat(structured(check)).containsEntry("status", "verify");
+
+    // A policy refusal (a target outside the task's allowlist) is a tool error with its code.
+    Map<String, Object> elsewhere = order("c3", "bolt");
+    elsewhere.put("account", "globex");
+    McpSchema.CallToolResult refused = p.call("create_order", elsewhere);
+    assertThat(refused.isError()).isTrue();
+    assertThat(structured(refused)).containsEntry("error_code", "PERMISSION");
+    assertThat(orders("bolt")).isEqualTo(2);
+
     // The SDK checks the input schema (call_id is required) before the call reaches the run.
     assertThat(noId.isError()).isTrue();
     assertThat(noId.content().toString()).contains("call_id");
