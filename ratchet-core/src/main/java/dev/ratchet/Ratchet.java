@@ -46,6 +46,7 @@ public final class Ratchet {
   private final KeyRing keys;
   private final TrustRoot approvers;
   private final TrustRoot reviewers;
+  private final TrustRoot operators;
   private final InstantSource clock;
   private final Entropy entropy;
   private final CrashSeam crash;
@@ -59,6 +60,8 @@ public final class Ratchet {
     this.keys = Objects.requireNonNull(b.keys, "checkpointKeys");
     this.approvers = Objects.requireNonNull(b.approvers, "approvers");
     this.reviewers = Objects.requireNonNull(b.reviewers, "reviewers");
+    // Optional: a worker that trusts no operator refuses every cancel as untrusted_signer.
+    this.operators = b.operators != null ? b.operators : TrustRoot.operators(java.util.List.of());
     this.clock = b.clock == null ? Seams.systemClock() : b.clock;
     this.entropy = b.entropy == null ? Seams.secureEntropy() : b.entropy;
     this.crash = b.crash == null ? CrashSeam.NONE : b.crash;
@@ -157,6 +160,7 @@ public final class Ratchet {
         keys,
         approvers,
         reviewers,
+        operators,
         clock,
         entropy,
         crash,
@@ -173,6 +177,7 @@ public final class Ratchet {
     private KeyRing keys;
     private TrustRoot approvers;
     private TrustRoot reviewers;
+    private TrustRoot operators;
     private InstantSource clock;
     private Entropy entropy;
     private CrashSeam crash;
@@ -202,6 +207,12 @@ public final class Ratchet {
 
     public Builder reviewers(TrustRoot t) {
       reviewers = t;
+      return this;
+    }
+
+    /** Operators whose signed cancels (and submitted tasks) this worker accepts (SPEC D19, D24). */
+    public Builder operators(TrustRoot t) {
+      operators = t;
       return this;
     }
 

@@ -2,6 +2,7 @@ package dev.ratchet.adapters;
 
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.adapter.ArgumentSchema;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonObject;
@@ -42,6 +43,7 @@ public final class LedgerApi {
                 ActionClass.READ,
                 "ledger.read",
                 "read_only",
+                accountSchema().build(),
                 LedgerApi::accountOnly,
                 LedgerApi::account),
             "/v1/accounts/{account}"),
@@ -51,6 +53,7 @@ public final class LedgerApi {
                 ActionClass.READ,
                 "ledger.read",
                 "read_only",
+                accountSchema().add(idProperty("order_id", "the order's id")).build(),
                 (a, p) -> {
                   Fields f = Fields.exact(a, p, "account", "order_id");
                   id(f, "account");
@@ -64,6 +67,7 @@ public final class LedgerApi {
                 ActionClass.VERIFY,
                 "ledger.verify",
                 "verification",
+                accountSchema().build(),
                 LedgerApi::accountOnly,
                 LedgerApi::account),
             "/v1/accounts/{account}"));
@@ -127,8 +131,42 @@ public final class LedgerApi {
         ActionClass.WRITE,
         "ledger.write",
         "irreversible_write",
+        writeSchema(kind),
         (a, p) -> validate(kind, a, p),
         LedgerApi::account);
+  }
+
+  /** The argument schema of a kind (the same rules as {@link #validate} and {@code id}). */
+  private static ArgumentSchema writeSchema(String kind) {
+    ArgumentSchema.Builder b = accountSchema();
+    if (CREATE_ORDER.equals(kind)) {
+      b.text("sku", 64, "the stock-keeping unit ordered")
+          .integer("quantity", 1, 1000, "how many units")
+          .integer("unit_price_cents", 0, 1_000_000_000, "the price of one unit in cents");
+    } else {
+      b.add(idProperty("order_id", "the order to pay"))
+          .integer("amount_cents", 0, 1_000_000_000_000L, "the amount paid in cents");
+    }
+    return b.build();
+  }
+
+  /** A schema builder whose first property is the account. */
+  private static ArgumentSchema.Builder accountSchema() {
+    return ArgumentSchema.builder().add(idProperty("account", "the ledger account"));
+  }
+
+  private static ArgumentSchema.Property idProperty(String name, String description) {
+    return new ArgumentSchema.Property(
+        name,
+        ArgumentSchema.Type.STRING,
+        false,
+        description,
+        1,
+        64,
+        "^" + ID.pattern() + "$",
+        null,
+        null,
+        null);
   }
 
   private static void accountOnly(JsonObject a, String p) {

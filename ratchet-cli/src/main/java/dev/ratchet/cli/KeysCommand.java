@@ -59,8 +59,8 @@ final class KeysCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description =
           "Create a key. A checkpoint key (32 bytes, HMAC) goes to <home>/keys, mode 0600 (the"
-              + " first one becomes the active signing key). An approver or reviewer key is an"
-              + " Ed25519 pair: the private key (PKCS#8 PEM, mode 0600) in"
+              + " first one becomes the active signing key). An approver, reviewer or operator key"
+              + " is an Ed25519 pair: the private key (PKCS#8 PEM, mode 0600) in"
               + " <home>/identities/<role>/<name>.key and its public key (X.509 PEM) beside it;"
               + " 'keys trust' installs the public key on a worker.")
   static final class Generate extends CliCommand {
@@ -70,7 +70,7 @@ final class KeysCommand implements Runnable {
         names = "--role",
         defaultValue = "checkpoint",
         paramLabel = "ROLE",
-        description = "checkpoint (default), approver or reviewer.")
+        description = "checkpoint (default), approver, reviewer or operator.")
     String role;
 
     @Option(
@@ -83,7 +83,8 @@ final class KeysCommand implements Runnable {
         names = "--name",
         paramLabel = "NAME",
         description =
-            "Approver or reviewer: the person's name (a label; the key id derives from the key).")
+            "Approver, reviewer or operator: the person's name (a label; the key id derives from"
+                + " the key).")
     String name;
 
     @Option(
@@ -102,15 +103,11 @@ final class KeysCommand implements Runnable {
     public Integer call() {
       Settings settings = common.settings(null);
       Home home = settings.resolvedHome();
-      if (role.equals("approver") || role.equals("reviewer")) {
-        return generatePair(home, role.equals("approver") ? Role.APPROVER : Role.REVIEWER);
-      }
       if (!role.equals("checkpoint")) {
-        throw RatchetException.contract(
-            "--role: '" + role + "' is not one of checkpoint, approver, reviewer");
+        return generatePair(home, KeyConfig.role("--role", role, "checkpoint"));
       }
       if (name != null) {
-        throw RatchetException.contract("--name: only for approver and reviewer keys");
+        throw RatchetException.contract("--name: only for approver, reviewer and operator keys");
       }
       Path file;
       String keyId;
@@ -325,10 +322,10 @@ final class KeysCommand implements Runnable {
                         KeyFiles.describe(
                             "checkpoint", f, keyId.equals(active) ? "active" : "verifies", signs)));
       }
-      KeyConfig.files(settings.approversDir(), KeyConfig.PUBLIC_SUFFIX)
-          .forEach((k, f) -> rows.add(KeyFiles.describe("approver", f, "trusted", signs)));
-      KeyConfig.files(settings.reviewersDir(), KeyConfig.PUBLIC_SUFFIX)
-          .forEach((k, f) -> rows.add(KeyFiles.describe("reviewer", f, "trusted", signs)));
+      for (Role r : Role.values()) {
+        KeyConfig.files(settings.trustDir(r), KeyConfig.PUBLIC_SUFFIX)
+            .forEach((k, f) -> rows.add(KeyFiles.describe(r.noun(), f, "trusted", signs)));
+      }
       if (json) {
         out()
             .println(Canonical.string(JsonObject.builder().put("keys", Views.array(rows)).build()));

@@ -3,7 +3,6 @@ package dev.ratchet.cli;
 import dev.ratchet.cli.internal.KeyConfig;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Settings;
-import dev.ratchet.error.RatchetException;
 import dev.ratchet.sign.Pem;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.TrustedKey;
@@ -14,15 +13,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code ratchet keys trust --role approver|reviewer FILE.pub}: installs a person's Ed25519 public
- * key in this home's trust directory (SPEC D19). Workers hold public keys only.
+ * {@code ratchet keys trust --role approver|reviewer|operator FILE.pub}: installs a person's
+ * Ed25519 public key in this home's trust directory (SPEC D19). Workers hold public keys only.
  */
 @Command(
     name = "trust",
     mixinStandardHelpOptions = true,
     description =
-        "Install an approver's or reviewer's Ed25519 public key (X.509 PEM) in the trust directory"
-            + " (<home>/approvers or <home>/reviewers) as <name>.pub. Prints its key id.")
+        "Install an approver's, reviewer's or operator's Ed25519 public key (X.509 PEM) in the"
+            + " trust directory (<home>/approvers, <home>/reviewers or <home>/operators) as"
+            + " <name>.pub. Prints its key id.")
 final class KeysTrustCommand extends CliCommand {
   @Mixin CommonOptions common;
 
@@ -30,7 +30,7 @@ final class KeysTrustCommand extends CliCommand {
       names = "--role",
       required = true,
       paramLabel = "ROLE",
-      description = "approver or reviewer.")
+      description = "approver, reviewer or operator.")
   String role;
 
   @Option(
@@ -49,17 +49,8 @@ final class KeysTrustCommand extends CliCommand {
   @Override
   public Integer call() {
     Settings settings = common.settings(null);
-    Path dir;
-    Role r;
-    if (role.equals("approver")) {
-      r = Role.APPROVER;
-      dir = settings.approversDir();
-    } else if (role.equals("reviewer")) {
-      r = Role.REVIEWER;
-      dir = settings.reviewersDir();
-    } else {
-      throw RatchetException.contract("--role: '" + role + "' is not one of approver, reviewer");
-    }
+    Role r = KeyConfig.role("--role", role);
+    Path dir = settings.trustDir(r);
     String label =
         name != null
             ? KeyConfig.requireId("--name", name)

@@ -3,6 +3,7 @@ package dev.ratchet.adapter;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.Text;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One action kind an adapter offers: its class, the permission and risk it requires, and how to
@@ -24,6 +25,81 @@ public interface ActionSpec {
 
   /** The allowlisted target (path, host, command) the arguments address. */
   String target(JsonObject arguments);
+
+  /**
+   * The arguments' shape as a value (JSON Schema via {@link ArgumentSchema#toJson()}), empty when
+   * the kind was declared with an opaque rule only.
+   */
+  default Optional<ArgumentSchema> argumentSchema() {
+    return Optional.empty();
+  }
+
+  /**
+   * What a crash inside this action leaves (SPEC D23): writes are receipted unless declared
+   * otherwise, reads and verifications are read-only.
+   */
+  default EffectKind effectKind() {
+    return actionClass() == ActionClass.WRITE ? EffectKind.RECEIPTED : EffectKind.READ_ONLY;
+  }
+
+  /**
+   * A spec whose arguments are described by {@code schema}: {@code rule} runs first (keeping the
+   * adapter's own messages), then the schema's checks, so what the schema promises is enforced.
+   */
+  static ActionSpec of(
+      String kind,
+      ActionClass actionClass,
+      String permission,
+      String risk,
+      ArgumentSchema schema,
+      ArgumentRule rule,
+      TargetRule targetRule) {
+    EffectKind effect =
+        actionClass == ActionClass.WRITE ? EffectKind.RECEIPTED : EffectKind.READ_ONLY;
+    return new SchemaSpec(kind, actionClass, permission, risk, schema, rule, targetRule, effect);
+  }
+
+  /** A read-only tool: executed directly, re-run freely after a crash. */
+  static ActionSpec readOnly(
+      String kind, String permission, ArgumentSchema schema, TargetRule targetRule) {
+    return new SchemaSpec(
+        kind,
+        ActionClass.READ,
+        permission,
+        "read_only",
+        schema,
+        (a, p) -> {},
+        targetRule,
+        EffectKind.READ_ONLY);
+  }
+
+  /** A write whose system can look its effect up by idempotency key (an adapter's receipt). */
+  static ActionSpec receipted(
+      String kind, String permission, String risk, ArgumentSchema schema, TargetRule targetRule) {
+    return new SchemaSpec(
+        kind,
+        ActionClass.WRITE,
+        permission,
+        risk,
+        schema,
+        (a, p) -> {},
+        targetRule,
+        EffectKind.RECEIPTED);
+  }
+
+  /** A write nothing can look up: at most once, {@code uncertain_effect} after a crash in it. */
+  static ActionSpec unreceipted(
+      String kind, String permission, String risk, ArgumentSchema schema, TargetRule targetRule) {
+    return new SchemaSpec(
+        kind,
+        ActionClass.WRITE,
+        permission,
+        risk,
+        schema,
+        (a, p) -> {},
+        targetRule,
+        EffectKind.UNRECEIPTED);
+  }
 
   /** A spec from parts, for adapters whose kinds are simple. */
   static ActionSpec of(

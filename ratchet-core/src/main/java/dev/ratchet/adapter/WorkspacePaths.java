@@ -11,6 +11,13 @@ import dev.ratchet.json.Text;
 public final class WorkspacePaths {
   public static final int MAX_PATH = Text.MAX_TEXT;
 
+  /**
+   * The same rules as a regular expression (JSON Schema / ECMA syntax): relative, no backslash or
+   * NUL, no empty, {@code .} or {@code ..} segment.
+   */
+  public static final String PATTERN =
+      "^(?:(?!\\.\\.?(?:/|$))[^/\\\\\\u0000]+/)*(?!\\.\\.?$)[^/\\\\\\u0000]+$";
+
   private WorkspacePaths() {}
 
   public static String require(String field, String path) {

@@ -26,6 +26,7 @@ public record RunContext(
     KeyRing keys,
     TrustRoot approvers,
     TrustRoot reviewers,
+    TrustRoot operators,
     InstantSource clock,
     Entropy entropy,
     CrashSeam crash,
@@ -42,6 +43,7 @@ public record RunContext(
     Objects.requireNonNull(keys, "keys");
     Objects.requireNonNull(approvers, "approvers");
     Objects.requireNonNull(reviewers, "reviewers");
+    Objects.requireNonNull(operators, "operators");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(entropy, "entropy");
     Objects.requireNonNull(crash, "crash");

@@ -9,9 +9,9 @@ import java.util.TreeMap;
 
 /**
  * The public keys of the people allowed to sign one kind of decision (SPEC D19): approvers sign
- * approvals, reviewers sign review decisions. Public keys only: whoever reads a worker's trust root
- * cannot sign with it. Keys are found by key id; a key unknown to this root is refused, with no
- * fallback to another root or to the checkpoint key.
+ * approvals, reviewers sign review decisions, operators sign cancels and submitted tasks. Public
+ * keys only: whoever reads a worker's trust root cannot sign with it. Keys are found by key id; a
+ * key unknown to this root is refused, with no fallback to another root or to the checkpoint key.
  */
 public final class TrustRoot {
   private final Role role;
@@ -31,11 +31,21 @@ public final class TrustRoot {
   }
 
   public static TrustRoot approvers(Collection<TrustedKey> keys) {
-    return new TrustRoot(Role.APPROVER, keys);
+    return of(Role.APPROVER, keys);
+  }
+
+  /** The trust root of {@code role} holding {@code keys} (public keys only). */
+  public static TrustRoot of(Role role, Collection<TrustedKey> keys) {
+    return new TrustRoot(java.util.Objects.requireNonNull(role, "role"), keys);
+  }
+
+  /** Operators: who may cancel a run or submit a task (SPEC D19, D24). */
+  public static TrustRoot operators(Collection<TrustedKey> keys) {
+    return of(Role.OPERATOR, keys);
   }
 
   public static TrustRoot reviewers(Collection<TrustedKey> keys) {
-    return new TrustRoot(Role.REVIEWER, keys);
+    return of(Role.REVIEWER, keys);
   }
 
   public Role role() {

@@ -2,12 +2,14 @@ package dev.ratchet.adapters.internal;
 
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.adapter.ArgumentSchema;
 import dev.ratchet.adapter.WorkspacePaths;
 import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
+import dev.ratchet.json.Text;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +47,7 @@ public final class WorkspaceActions {
             ActionClass.READ,
             "workspace.read",
             "read_only",
+            ArgumentSchema.builder().add(pathProperty()).build(),
             (a, p) ->
                 WorkspacePaths.require(p + ".path", Fields.exact(a, p, "path").string("path")),
             WorkspaceActions::pathOf));
@@ -57,6 +60,9 @@ public final class WorkspaceActions {
             ActionClass.VERIFY,
             "tests.run",
             "verification",
+            ArgumentSchema.builder()
+                .text("target", Text.MAX_TEXT, "the test target the task allowlists")
+                .build(),
             (a, p) -> Fields.exact(a, p, "target").text("target"),
             a -> ((JsonString) a.get("target").orElseThrow()).value()));
     if (commands) {
@@ -66,6 +72,9 @@ public final class WorkspaceActions {
               ActionClass.VERIFY,
               "commands.run",
               "verification",
+              ArgumentSchema.builder()
+                  .text("command", Text.MAX_TEXT, "the command the task allowlists")
+                  .build(),
               (a, p) -> Fields.exact(a, p, "command").text("command"),
               a -> ((JsonString) a.get("command").orElseThrow()).value()));
     }
@@ -78,8 +87,47 @@ public final class WorkspaceActions {
         ActionClass.WRITE,
         "workspace.write",
         risk,
+        writeSchema(kind),
         (a, p) -> parse(kind, a, p),
         WorkspaceActions::pathOf);
+  }
+
+  /** The argument schema of a write kind (the same rules as {@link #parse}). */
+  private ArgumentSchema writeSchema(String kind) {
+    ArgumentSchema.Builder b = ArgumentSchema.builder().add(pathProperty());
+    if (!kind.equals(DELETE_FILE)) {
+      b.add(
+          new ArgumentSchema.Property(
+              "content",
+              ArgumentSchema.Type.STRING,
+              false,
+              "the text to write (at most " + maxFileBytes + " UTF-8 bytes)",
+              null,
+              maxFileBytes,
+              null,
+              null,
+              null,
+              null));
+    }
+    return b.hex64(
+            "expected_sha256",
+            !kind.equals(DELETE_FILE),
+            "the SHA-256 the file has now; null when it must not exist")
+        .build();
+  }
+
+  private static ArgumentSchema.Property pathProperty() {
+    return new ArgumentSchema.Property(
+        "path",
+        ArgumentSchema.Type.STRING,
+        false,
+        "a relative path in the workspace",
+        1,
+        WorkspacePaths.MAX_PATH,
+        WorkspacePaths.PATTERN,
+        null,
+        null,
+        null);
   }
 
   /** Validates {@code read_file} arguments (CONTRACT on any problem). */

@@ -38,6 +38,11 @@ public record Home(Path dir) {
     return dir.resolve("reviewers");
   }
 
+  /** Trusted operator public keys (who may cancel or submit): {@code <name>.pub} (X.509 PEM). */
+  public Path operators() {
+    return dir.resolve("operators");
+  }
+
   /**
    * This operator's own Ed25519 keys for {@code role}: {@code <name>.key} (PKCS#8 PEM, 0600) and
    * {@code <name>.pub}. A worker's home need not (and should not) hold any.

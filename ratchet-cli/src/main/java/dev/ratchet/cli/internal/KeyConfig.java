@@ -27,8 +27,8 @@ import java.util.stream.Stream;
  * Where the command line finds keys (docs/cli.md, "Keys"). A key's id is its file name without
  * {@code .key}. Checkpoint keys come from {@code --key-file} (the first signs, the others only
  * verify), else from {@code RATCHET_CHECKPOINT_KEY}, else from the key directory, whose {@code
- * active} file names the signing key while every other key there still verifies. Approver and
- * reviewer trust roots are every Ed25519 public key ({@code <name>.pub}, X.509 PEM) in their
+ * active} file names the signing key while every other key there still verifies. Approver, reviewer
+ * and operator trust roots are every Ed25519 public key ({@code <name>.pub}, X.509 PEM) in their
  * directories; an operator signs with their own private key ({@code --key FILE}, or {@code
  * <home>/identities/<role>/<name>.key}). Messages name files and ids only, never key bytes.
  */
@@ -122,6 +122,28 @@ public final class KeyConfig {
 
   public static TrustRoot reviewers(Path dir) {
     return TrustRoot.reviewers(trusted(dir));
+  }
+
+  /** The trust root of {@code role} from its directory in {@code settings}. */
+  public static TrustRoot trustRoot(Settings settings, Role role) {
+    return TrustRoot.of(role, trusted(settings.trustDir(role)));
+  }
+
+  /**
+   * The human role an option names ({@code --role approver|reviewer|operator}); {@code CONTRACT}
+   * naming the option and the allowed values otherwise.
+   */
+  public static Role role(String option, String value, String... alsoAllowed) {
+    return Role.ofNoun(value)
+        .orElseThrow(
+            () -> {
+              List<String> allowed = new ArrayList<>(List.of(alsoAllowed));
+              for (Role r : Role.values()) {
+                allowed.add(r.noun());
+              }
+              return RatchetException.contract(
+                  option + ": '" + value + "' is not one of " + String.join(", ", allowed));
+            });
   }
 
   /** The public keys of a trust directory, labelled by file name ({@code alice.pub}: alice). */

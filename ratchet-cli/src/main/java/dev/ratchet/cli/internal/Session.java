@@ -27,6 +27,7 @@ public final class Session implements AutoCloseable {
   private final KeyRing keys;
   private final TrustRoot approvers;
   private final TrustRoot reviewers;
+  private final TrustRoot operators;
   private final Stores stores;
   private final List<AutoCloseable> opened = new java.util.ArrayList<>();
 
@@ -43,12 +44,14 @@ public final class Session implements AutoCloseable {
       KeyRing keys,
       TrustRoot approvers,
       TrustRoot reviewers,
+      TrustRoot operators,
       Stores stores) {
     this.services = services;
     this.settings = settings;
     this.keys = keys;
     this.approvers = approvers;
     this.reviewers = reviewers;
+    this.operators = operators;
     this.stores = stores;
   }
 
@@ -60,6 +63,7 @@ public final class Session implements AutoCloseable {
     KeyConfig.checkpointRing(settings.keyFiles(), settings.resolvedHome());
     KeyConfig.approvers(settings.approversDir());
     KeyConfig.reviewers(settings.reviewersDir());
+    KeyConfig.trustRoot(settings, dev.ratchet.sign.Role.OPERATOR);
     settings.storeSpec();
     settings.markSpec();
   }
@@ -111,10 +115,11 @@ public final class Session implements AutoCloseable {
             : KeyConfig.checkpointRing(settings.keyFiles(), settings.resolvedHome());
     TrustRoot approvers = KeyConfig.approvers(settings.approversDir());
     TrustRoot reviewers = KeyConfig.reviewers(settings.reviewersDir());
+    TrustRoot operators = KeyConfig.trustRoot(settings, dev.ratchet.sign.Role.OPERATOR);
     StoreSpec content = settings.storeSpec();
     StoreSpec mark = settings.markSpec();
     Stores stores = services.stores().open(content, mark, mode, services.clock(), storeSeam);
-    return new Session(services, settings, keys, approvers, reviewers, stores);
+    return new Session(services, settings, keys, approvers, reviewers, operators, stores);
   }
 
   public Services services() {
@@ -149,6 +154,10 @@ public final class Session implements AutoCloseable {
     return reviewers;
   }
 
+  public TrustRoot operators() {
+    return operators;
+  }
+
   public Ratchet ratchet(String workerId, Duration leaseTtl, CrashSeam seam) {
     return ratchet(workerId, leaseTtl, seam, keys);
   }
@@ -163,6 +172,7 @@ public final class Session implements AutoCloseable {
         .checkpointKeys(ring)
         .approvers(approvers)
         .reviewers(reviewers)
+        .operators(operators)
         .clock(services.clock())
         .entropy(services.entropy())
         .crashSeam(seam)

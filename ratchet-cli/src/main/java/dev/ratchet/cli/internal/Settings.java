@@ -47,4 +47,13 @@ public record Settings(
   public Path reviewersDir() {
     return reviewers == null ? resolvedHome().reviewers() : reviewers;
   }
+
+  /** The trust directory of {@code role}: {@code <home>/approvers|reviewers|operators}. */
+  public Path trustDir(dev.ratchet.sign.Role role) {
+    return switch (role) {
+      case APPROVER -> approversDir();
+      case REVIEWER -> reviewersDir();
+      case OPERATOR -> resolvedHome().operators();
+    };
+  }
 }
