@@ -1,6 +1,7 @@
 package dev.ratchet.mcp.internal;
 
 import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.adapter.ArgumentSchema;
 import dev.ratchet.json.JsonArray;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
@@ -48,6 +49,8 @@ final class Schemas {
 
   /** The adapter's schema for the kind's arguments, or an open object when it declares none. */
   private static JsonObject adapterSchema(ActionSpec spec) {
-    return JsonObject.builder().put("type", "object").build();
+    return spec.argumentSchema()
+        .map(ArgumentSchema::toJson)
+        .orElseGet(() -> JsonObject.builder().put("type", "object").build());
   }
 }

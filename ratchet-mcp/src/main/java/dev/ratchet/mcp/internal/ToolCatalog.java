@@ -2,6 +2,7 @@ package dev.ratchet.mcp.internal;
 
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.adapter.EffectKind;
 import dev.ratchet.mcp.ServerSettings;
 import dev.ratchet.model.TaskSpec;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -48,9 +49,10 @@ public final class ToolCatalog {
 
   /**
    * The four hints, truthfully: reads and verifications change nothing; a write is destructive when
-   * its risk is irreversible; a write is idempotent because a repeated call with the same arguments
-   * (the same {@code call_id} included) returns the first outcome and never writes again (ADR
-   * 0080).
+   * its risk is not reversible; a receipted write is idempotent because a repeated call with the
+   * same arguments (the same {@code call_id} included) returns the first outcome from the adapter's
+   * receipt and never writes again (ADR 0080). An unreceipted write (D23) is not: a crash inside it
+   * freezes the run for review instead of answering the retry.
    */
   static McpSchema.ToolAnnotations annotations(ActionSpec spec, boolean openWorld) {
     boolean write = spec.actionClass() == ActionClass.WRITE;
@@ -58,7 +60,7 @@ public final class ToolCatalog {
         .title(title(spec.kind()))
         .readOnlyHint(!write)
         .destructiveHint(write && !spec.risk().startsWith("reversible"))
-        .idempotentHint(true)
+        .idempotentHint(!write || spec.effectKind() == EffectKind.RECEIPTED)
         .openWorldHint(openWorld)
         .build();
   }

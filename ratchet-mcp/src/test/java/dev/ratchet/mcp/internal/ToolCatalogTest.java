@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
+import dev.ratchet.adapter.ArgumentSchema;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.mcp.ServerSettings;
 import dev.ratchet.model.Budgets;
@@ -32,7 +33,18 @@ class ToolCatalogTest {
           spec("write_file", ActionClass.WRITE, "fs.write", "reversible_write"),
           spec("delete_file", ActionClass.WRITE, "fs.write", "irreversible_write"),
           spec("format_disk", ActionClass.WRITE, "fs.admin", "irreversible_write"),
-          spec("not_listed", ActionClass.READ, "fs.read", "read_only"));
+          spec("not_listed", ActionClass.READ, "fs.read", "read_only"),
+          ActionSpec.receipted(
+              "send_mail",
+              "fs.write",
+              "irreversible_write",
+              ArgumentSchema.builder()
+                  .text("to", 200, "the recipient")
+                  .integer("copies", 1, 3, "how many")
+                  .build(),
+              a -> "t"),
+          ActionSpec.unreceipted(
+              "deploy", "fs.write", "irreversible_write", ArgumentSchema.EMPTY, a -> "t"));
 
   private static List<ToolCatalog.Entry> catalog(boolean openWorld) {
     TaskSpec task =
@@ -43,7 +55,14 @@ class ToolCatalogTest {
             "v1",
             "files",
             Set.of("fs.read", "fs.verify", "fs.write"),
-            Set.of("read_file", "check", "write_file", "delete_file", "format_disk"),
+            Set.of(
+                "read_file",
+                "check",
+                "write_file",
+                "delete_file",
+                "format_disk",
+                "send_mail",
+                "deploy"),
             Set.of("t"),
             Set.of("delete_file"),
             new Budgets(10, 10, 60_000, 0),
@@ -68,7 +87,8 @@ class ToolCatalogTest {
   void onlyKindsTheTaskListsAndGrantsBecomeTools() {
     assertThat(catalog(true))
         .extracting(e -> e.tool().name())
-        .containsExactlyInAnyOrder("read_file", "check", "write_file", "delete_file");
+        .containsExactlyInAnyOrder(
+            "read_file", "check", "write_file", "delete_file", "send_mail", "deploy");
   }
 
   @Test
@@ -104,5 +124,27 @@ class ToolCatalogTest {
         .contains("SAME call_id");
     assertThat(tool("read_file").inputSchema().get("required")).isNull();
     assertThat(tool("write_file").title()).isEqualTo("Write file");
+  }
+
+  /** The adapter's argument schema is the tool's, with call_id added to a write's. */
+  @Test
+  void theAdaptersArgumentSchemaIsTheToolsWithCallIdAdded() {
+    Map<String, Object> schema = tool("send_mail").inputSchema();
+    assertThat(schema.get("properties").toString())
+        .contains("to=")
+        .contains("copies=")
+        .contains("call_id=");
+    assertThat(schema.get("required").toString())
+        .contains("call_id")
+        .contains("to")
+        .contains("copies");
+    assertThat(schema.get("additionalProperties")).isEqualTo(false);
+  }
+
+  /** Only a write the adapter can look up by its key is idempotent across a crash (D23). */
+  @Test
+  void anUnreceiptedWriteIsNotAnnouncedAsIdempotent() {
+    assertThat(tool("send_mail").annotations().idempotentHint()).isTrue();
+    assertThat(tool("deploy").annotations().idempotentHint()).isFalse();
   }
 }
