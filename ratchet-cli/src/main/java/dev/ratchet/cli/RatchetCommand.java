@@ -25,7 +25,8 @@ import picocli.CommandLine.Command;
       KeysCommand.class,
       DemoCommand.class,
       ServeLedgerCommand.class,
-      ConsoleCommand.class
+      ConsoleCommand.class,
+      McpCommand.class
     })
 final class RatchetCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

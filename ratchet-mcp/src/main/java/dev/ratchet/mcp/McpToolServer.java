@@ -1,0 +1,111 @@
+package dev.ratchet.mcp;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.mcp.internal.JsonBridge;
+import dev.ratchet.mcp.internal.ToolCalls;
+import dev.ratchet.mcp.internal.ToolCatalog;
+import dev.ratchet.model.TaskSpec;
+import dev.ratchet.seam.Entropy;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * A run's permitted action kinds served as MCP tools (ADR 0080). Every call runs on one thread that
+ * owns the run, in arrival order; a caller that stops waiting (a client's cancellation, a
+ * disconnect) does not stop an effect already started: it is carried through and recorded, and a
+ * retry with the same {@code call_id} returns its outcome.
+ */
+public final class McpToolServer implements AutoCloseable {
+  public static final String NAME = "ratchet";
+
+  private final McpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
+  private final List<ToolCatalog.Entry> catalog;
+  private final ToolCalls calls;
+  private final ExecutorService runThread =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "ratchet-mcp-run");
+            t.setDaemon(true);
+            return t;
+          });
+
+  public McpToolServer(
+      RunAccess access,
+      TaskSpec task,
+      EnvironmentAdapter adapter,
+      ServerSettings settings,
+      Entropy entropy) {
+    JsonBridge json = new JsonBridge(mapper);
+    this.catalog = ToolCatalog.of(task, adapter.actionSpecs(), settings, json);
+    this.calls = new ToolCalls(access, adapter, catalog, json, settings, entropy);
+  }
+
+  /** The tools, as {@code tools/list} shows them. */
+  public List<McpSchema.Tool> tools() {
+    return catalog.stream().map(ToolCatalog.Entry::tool).toList();
+  }
+
+  /** Runs one call on the run's thread and waits for it. */
+  public McpSchema.CallToolResult call(McpSchema.CallToolRequest request) {
+    Future<McpSchema.CallToolResult> f = runThread.submit(() -> calls.call(request));
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      // The caller gave up; the call itself goes on to its end on the run's thread.
+      Thread.currentThread().interrupt();
+      throw new RatchetException(ErrorCode.INTERNAL, "the call was abandoned by its caller");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new RatchetException(ErrorCode.INTERNAL, "tool call failed", e.getCause());
+    }
+  }
+
+  /** Starts the SDK server on {@code transport}; it serves until the transport closes. */
+  public McpSyncServer serve(McpServerTransportProvider transport, String version) {
+    List<McpServerFeatures.SyncToolSpecification> specs = new ArrayList<>();
+    for (McpSchema.Tool tool : tools()) {
+      specs.add(
+          McpServerFeatures.SyncToolSpecification.builder()
+              .tool(tool)
+              .callHandler((exchange, request) -> call(request))
+              .build());
+    }
+    return McpServer.sync(transport)
+        .serverInfo(NAME, version)
+        .jsonMapper(mapper)
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+        .instructions(
+            "Tools act in one durable Ratchet run. Give every write a new call_id and reuse it"
+                + " when you retry that write: a retry never writes twice. Writes that need a"
+                + " human approval return awaiting_approval; call them again later with the same"
+                + " call_id.")
+        .tools(specs)
+        .build();
+  }
+
+  /** The JSON mapper the server and its transport share. */
+  public McpJsonMapper jsonMapper() {
+    return mapper;
+  }
+
+  @Override
+  public void close() {
+    runThread.shutdown();
+  }
+}
