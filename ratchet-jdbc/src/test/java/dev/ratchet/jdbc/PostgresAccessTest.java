@@ -130,6 +130,7 @@ class PostgresAccessTest {
             "ratchet_checkpoints",
             "ratchet_records",
             "ratchet_leases",
+            "ratchet_schedule",
             "ratchet_inbox")) {
       expected.add(t + ":SELECT");
     }

@@ -366,13 +366,17 @@ class PostgresRolesTest {
         .containsExactly(
             "ratchet_advance",
             "ratchet_append",
+            "ratchet_claim",
+            "ratchet_finish",
             "ratchet_grant",
             "ratchet_now_ms",
+            "ratchet_park",
             "ratchet_prune_content",
             "ratchet_put_content",
             "ratchet_release",
             "ratchet_renew");
-    assertThat(functions(Postgres.OPERATOR)).containsExactly("ratchet_deliver", "ratchet_now_ms");
+    assertThat(functions(Postgres.OPERATOR))
+        .containsExactly("ratchet_deliver", "ratchet_now_ms", "ratchet_schedule");
     assertThat(functions(Postgres.INSPECTOR)).containsExactly("ratchet_now_ms");
   }
 

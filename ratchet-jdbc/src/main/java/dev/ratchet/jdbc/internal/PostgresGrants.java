@@ -54,6 +54,7 @@ public final class PostgresGrants {
     List<String> out = reader(s, r);
     out.add("GRANT EXECUTE ON FUNCTION " + s + ".ratchet_now_ms() TO " + r);
     out.add("GRANT EXECUTE ON FUNCTION " + s + "." + PostgresSchema.DELIVER_FUNCTION + " TO " + r);
+    out.add("GRANT EXECUTE ON FUNCTION " + s + "." + PostgresSchema.SCHEDULE_FUNCTION + " TO " + r);
     return out;
   }
 

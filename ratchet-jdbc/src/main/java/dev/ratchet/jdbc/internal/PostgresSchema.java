@@ -29,7 +29,14 @@ final class PostgresSchema {
           "ratchet_release(text, text, bigint, bytea)",
           "ratchet_append(text, text, text, bigint, text, text, text, text, bigint, bytea)",
           "ratchet_put_content(text, text, text, bigint, text, text, bigint, bytea)",
-          "ratchet_prune_content(text, text, bigint, text[], text, bigint, bytea)");
+          "ratchet_prune_content(text, text, bigint, text[], text, bigint, bytea)",
+          // version 4 (ADR 0060): a worker claims, parks and finishes scheduled runs
+          "ratchet_claim(text, bigint, text)",
+          "ratchet_park(text, text, bigint, bigint, text, bigint, bytea)",
+          "ratchet_finish(text, text, text, bigint, bytea)");
+
+  /** The operator's enqueue (version 4, ADR 0060): a scheduling row for a submitted run. */
+  static final String SCHEDULE_FUNCTION = "ratchet_schedule(text, text, text, text)";
 
   /** The operator's one write (D21): an inbox item, shape-checked, with a notification. */
   static final String DELIVER_FUNCTION = "ratchet_deliver(text, text, text, text, text)";
