@@ -33,10 +33,11 @@ import org.junit.jupiter.api.Timeout;
 /**
  * PostgreSQL stopped and restarted mid-run, on a cluster of the test's own ({@link
  * ThrowawayPostgres}; the shared service is never stopped). While the server is down the runtime
- * fails closed with {@code STORE_UNAVAILABLE} and calls no adapter write; after the restart the run
- * goes on. The server is also killed between a write's external effect and its receipt commit: a
- * recoverer reconciles it from the adapter's receipt. The workspace's own ledger shows each write
- * exactly once.
+ * fails closed with {@code STORE_UNAVAILABLE} and writes nothing twice (a locally valid lease, D22,
+ * may carry one committed intent to the adapter, whose receipt then waits for the store); after the
+ * restart the run goes on. The server is also killed between a write's external effect and its
+ * receipt commit: a recoverer reconciles it from the adapter's receipt. The workspace's own ledger
+ * shows each write exactly once.
  */
 @RequiresPostgres
 class PostgresRestartTest {
@@ -122,13 +123,18 @@ class PostgresRestartTest {
       assertUnavailable(catchThrowable(() -> run.execute("a2")));
       assertUnavailable(catchThrowable(() -> f.ratchet("w2").resume(task, "run-1", adapter)));
       assertUnavailable(catchThrowable(() -> JdbcStore.open(schema.worker(), PgSchema.options())));
-      assertThat(executes).hasValue(1);
-      assertThat(ws.ledger()).hasSize(1);
+      // The lease is valid locally (D22: no store read per call), so the first execute may reach
+      // the adapter under the committed intent's key; its receipt cannot be committed, and no
+      // second call writes again.
+      assertThat(executes.get()).isBetween(1, 2);
+      int downEffects = ws.ledger().size() - 1;
+      assertThat(downEffects).isBetween(0, 1);
 
       // ---- restarted: the same worker goes on ----
       cluster.start();
       awaitStore(jdbc);
-      assertThat(run.execute("a2").kind()).isEqualTo(StepOutcome.Kind.EXECUTED);
+      assertThat(run.execute("a2").kind())
+          .isIn(StepOutcome.Kind.EXECUTED, StepOutcome.Kind.RECONCILED);
       assertThat(run.generation()).isGreaterThan(intentGeneration);
       assertThat(ws.ledger()).hasSize(2);
 
@@ -150,7 +156,7 @@ class PostgresRestartTest {
       List<String> keys = ws.ledger();
       assertThat(keys).hasSize(3);
       assertThat(Set.copyOf(keys)).hasSize(3);
-      assertThat(executes).hasValue(3);
+      assertThat(executes.get()).isBetween(3, 4);
       assertThat(ws.files().get("log.txt")).isEqualTo("first\nsecond\n");
     }
   }
