@@ -1,6 +1,7 @@
 package dev.ratchet.adapters.internal;
 
 import dev.ratchet.adapter.Receipt;
+import dev.ratchet.adapters.Sqlite;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;

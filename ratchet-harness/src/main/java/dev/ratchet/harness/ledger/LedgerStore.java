@@ -1,6 +1,7 @@
 package dev.ratchet.harness.ledger;
 
 import dev.ratchet.adapter.Receipt;
+import dev.ratchet.adapters.Sqlite;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonInt;

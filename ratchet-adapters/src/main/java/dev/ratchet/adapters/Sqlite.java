@@ -1,4 +1,4 @@
-package dev.ratchet.adapters.internal;
+package dev.ratchet.adapters;
 
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
@@ -10,11 +10,12 @@ import java.sql.Statement;
 
 /**
  * One SQLite connection in WAL mode with {@code synchronous=FULL} (a commit survives power loss),
- * used under the caller's lock. Transactions are explicit {@code BEGIN IMMEDIATE}/{@code COMMIT} on
- * an autocommit connection, so an idle connection never holds the write lock (see ARCHITECTURE.md
- * on the sqlite-jdbc pitfall). Every SQL failure is {@code STORE_UNAVAILABLE}.
+ * used under the caller's lock. Shared by the workspace journal and the harness's reference ledger.
+ * Transactions are explicit {@code BEGIN IMMEDIATE}/{@code COMMIT} on an autocommit connection, so
+ * an idle connection never holds the write lock (see ARCHITECTURE.md on the sqlite-jdbc pitfall).
+ * Every SQL failure is {@code STORE_UNAVAILABLE}.
  */
-final class Sqlite implements AutoCloseable {
+public final class Sqlite implements AutoCloseable {
   /** Work done with the connection. */
   @FunctionalInterface
   public interface Work<T> {
