@@ -100,6 +100,12 @@ class ConsoleCancelTest {
     assertThat(inbox.get(0).kind()).isEqualTo(InboxItem.Kind.CANCEL);
     assertThat(shown).contains("\"nonce\":\"" + inbox.get(0).nonce() + "\"");
     assertThat(inbox.get(0).envelope()).as("exactly the payload shown was signed").contains(shown);
+    assertThat(get("/api/runs/" + IDLE).body())
+        .as("the inbox item reads as the operator's cancel")
+        .contains("\"kind\":\"cancel\"")
+        .contains("\"signer\":\"olga\"")
+        .contains("\"reason\":\"wrong ticket\"")
+        .doesNotContain("unreadable");
     assertThat(post(action, "preview=" + previewId + "&csrf=" + csrf).statusCode())
         .as("a preview signs once")
         .isEqualTo(409);
