@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description =
         "Serve the operator console: runs, one run, the review queue; approvals and reviewer"
-            + " decisions signed with your own keys. Loopback only unless --bind; prints the"
+            + " decisions and cancels signed with your own keys. Loopback only unless --bind; prints the"
             + " address with the session token every request needs.")
 final class ConsoleCommand extends CliCommand {
   @Mixin CommonOptions common;
@@ -41,6 +41,12 @@ final class ConsoleCommand extends CliCommand {
       paramLabel = "FILE",
       description = "Your own Ed25519 reviewer key (PKCS#8 PEM, mode 0600): enables review decide.")
   Path reviewerKey;
+
+  @Option(
+      names = "--operator-key",
+      paramLabel = "FILE",
+      description = "Your own Ed25519 operator key (PKCS#8 PEM, mode 0600): enables cancel.")
+  Path operatorKey;
 
   @Option(
       names = "--port",
@@ -80,6 +86,10 @@ final class ConsoleCommand extends CliCommand {
         reviewerKey == null
             ? null
             : KeyConfig.signer(reviewerKey, null, settings.resolvedHome(), Role.REVIEWER);
+    SigningKey operator =
+        operatorKey == null
+            ? null
+            : KeyConfig.signer(operatorKey, null, settings.resolvedHome(), Role.OPERATOR);
     ConsoleLauncher launcher =
         ServiceLoader.load(ConsoleLauncher.class)
             .findFirst()
@@ -95,6 +105,7 @@ final class ConsoleCommand extends CliCommand {
                 settings,
                 approver,
                 reviewer,
+                operator,
                 new InetSocketAddress(address, port),
                 out()))) {
       if (!address.isLoopbackAddress()) {

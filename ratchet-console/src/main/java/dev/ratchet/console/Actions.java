@@ -8,6 +8,7 @@ import dev.ratchet.cli.internal.Session;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Approval;
+import dev.ratchet.model.CancelRequest;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.ReviewDecision;
@@ -32,6 +33,9 @@ final class Actions {
   static final Duration APPROVAL_TTL = Duration.ofHours(24);
 
   static final long APPROVAL_PROPOSALS = 100;
+
+  /** The reason a cancel carries when the operator gives none (as {@code ratchet cancel}). */
+  static final String DEFAULT_CANCEL_REASON = "operator request";
 
   private final ConsoleLauncher.Request config;
   private final Reads reads;
@@ -73,6 +77,8 @@ final class Actions {
           return previewApproval(p[2], true, csrf);
         case "decide":
           return previewDecision(p[2], query.get("decision"), csrf);
+        case "cancel":
+          return previewCancel(p[2], query.get("reason"), csrf);
         default:
           break;
       }
@@ -95,6 +101,8 @@ final class Actions {
         return signApproval(prepared, p[3].equals("refresh-approval"));
       case "decide":
         return signDecision(prepared);
+      case "cancel":
+        return signCancel(prepared);
       default:
         return ConsoleServer.Reply.notFound();
     }
@@ -228,6 +236,78 @@ final class Actions {
                 + " now): open the decision again");
       }
       return deliver(s, c.state(), prepared, key);
+    }
+  }
+
+  /**
+   * An operator's cancel (ADR 0051), as {@code ratchet cancel} signs it: only of a running run (a
+   * frozen one is ended by a reviewer's abort), bound to its task, run and policy.
+   */
+  private ConsoleServer.Reply previewCancel(String runId, String reason, String csrf) {
+    SigningKey key = requireKey(config.operator(), "--operator-key", "cancel");
+    String why = reason == null || reason.isBlank() ? DEFAULT_CANCEL_REASON : reason.strip();
+    try (Session s = ConsoleServer.open(config)) {
+      Session.Checked c = s.check(runId);
+      requireRunning(c.state(), runId);
+      requireTrusted(s.operators(), key, "operator");
+      CancelRequest r =
+          new CancelRequest(
+              key.label(),
+              c.state().taskId(),
+              runId,
+              c.task().task().policyId(),
+              c.task().task().policyVersion(),
+              why,
+              Decisions.nonce("cancel", config.services().entropy()));
+      String id =
+          keep(
+              new Prepared(
+                  runId, c.ref().generation(), InboxItem.Kind.CANCEL, r.toJson(), r.nonce()));
+      PendingIntent pending = c.state().pending();
+      return ConsoleServer.Reply.html(
+          "Cancel run " + runId,
+          Pages.preview(
+              "cancel",
+              "/runs/" + runId + "/cancel",
+              r.toJson(),
+              fields(id, csrf),
+              (pending == null
+                      ? "Nothing is pending: at its next recovery the run ends cancelled."
+                      : "A write is pending ("
+                          + pending.action().kind()
+                          + " "
+                          + pending.action().actionId()
+                          + "): at its next recovery the run freezes in needs_review"
+                          + " (cancel_requested) and a reviewer decides; the write never runs on"
+                          + " its own.")
+                  + " Signed with key "
+                  + key.keyId()
+                  + " ('"
+                  + key.label()
+                  + "')."));
+    }
+  }
+
+  private ConsoleServer.Reply signCancel(Prepared prepared) {
+    SigningKey key = requireKey(config.operator(), "--operator-key", "cancel");
+    try (Session s = ConsoleServer.open(config)) {
+      Session.Checked c = requireUnmoved(s, prepared);
+      requireRunning(c.state(), prepared.runId());
+      requireTrusted(s.operators(), key, "operator");
+      return deliver(s, c.state(), prepared, key);
+    }
+  }
+
+  private static void requireRunning(RunState s, String runId) {
+    if (s.phase() != Phase.RUNNING) {
+      throw RatchetException.contract(
+          "run "
+              + runId
+              + " is "
+              + s.phase().wireName()
+              + (s.phase() == Phase.NEEDS_REVIEW
+                  ? ": a reviewer ends it with a decision to abort"
+                  : ": there is nothing to cancel"));
     }
   }
 

@@ -53,7 +53,11 @@ final class Pages {
         b.append("<span class=\"badge refused\">refused</span> ").append(t(r, "problem"));
         b.append("</td><td>").append(t(r, "generation")).append("</td><td></td><td></td><td></td>");
       } else {
-        b.append(badge(Views.text(r, "phase")))
+        b.append(
+                badge(
+                    Views.text(r, "status").isEmpty()
+                        ? Views.text(r, "phase")
+                        : Views.text(r, "status")))
             .append(" ")
             .append(t(r, "stop_reason"))
             .append("</td><td>")
@@ -86,6 +90,7 @@ final class Pages {
     StringBuilder b = new StringBuilder();
     b.append("<section id=\"state\"><h2>State</h2><dl>")
         .append(dt("Phase", badge(Views.text(run, "phase")) + " " + t(run, "stop_reason")))
+        .append(waiting(run))
         .append(dt("Task", t(run, "task_id")))
         .append(dt("Generation", t(run, "generation")))
         .append(dt("Step", t(run, "cursor") + " of " + t(run, "plan_steps")))
@@ -163,6 +168,9 @@ final class Pages {
           .append(decideButtons(id))
           .append("</section>");
     }
+    if ("running".equals(Views.text(run, "phase"))) {
+      b.append(cancelForm(id));
+    }
     b.append(
         section(
             "receipts",
@@ -188,6 +196,30 @@ final class Pages {
             "quarantined", "Quarantined keys", v, "quarantined_keys", List.of("idempotency_key")));
     b.append(timeline(v));
     return b.toString();
+  }
+
+  /** The status (awaiting_approval or awaiting_review) and its hint, when a person is awaited. */
+  private static String waiting(JsonObject run) {
+    if (!(run.get("waiting").orElse(null) instanceof JsonObject w)) {
+      return "";
+    }
+    return dt(
+        "Status",
+        "<span id=\"status\">"
+            + badge(Views.text(run, "status"))
+            + "</span> <span id=\"waiting-hint\">"
+            + t(w, "hint")
+            + "</span>");
+  }
+
+  /** An operator's cancel of a running run: opens the preview (a GET; signing is its POST). */
+  private static String cancelForm(String id) {
+    return "<section id=\"cancel-run\"><h2>Cancel</h2><form method=\"get\" action=\"/runs/"
+        + esc(id)
+        + "/cancel\"><label>Reason <input name=\"reason\" id=\"cancel-reason\" value=\""
+        + esc(Actions.DEFAULT_CANCEL_REASON)
+        + "\"></label> <button type=\"submit\" class=\"danger\" id=\"cancel\">Cancel run…"
+        + "</button></form></section>";
   }
 
   static String decideButtons(String id) {

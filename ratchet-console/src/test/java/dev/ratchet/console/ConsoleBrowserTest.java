@@ -111,4 +111,33 @@ class ConsoleBrowserTest {
     // The replanned write has a new key and waits for approval again.
     assertThat(text("#pending")).contains("waiting for approval").doesNotContain(f.conflictKey);
   }
+
+  @Test
+  void anOperatorCancelsARunningRunWithAReasonAndSeesItEndCancelled() {
+    f.startIdle("r-idle", "idle-task");
+    browser.navigate().refresh();
+    browser.findElement(By.linkText("r-idle")).click();
+    assertThat(text("#state")).contains("running");
+    WebElement reason = browser.findElement(By.id("cancel-reason"));
+    reason.clear();
+    reason.sendKeys("wrong ticket");
+    browser.findElement(By.id("cancel")).click();
+
+    // The whole cancel is shown before signing, and what the next recovery does with it.
+    assertThat(text("#payload"))
+        .contains("\"run_id\":\"r-idle\"")
+        .contains("\"operator_id\":\"olga\"")
+        .contains("\"reason\":\"wrong ticket\"")
+        .contains("\"nonce\":\"cancel-");
+    assertThat(text(".note")).contains("the run ends cancelled");
+    browser.findElement(By.id("sign")).click();
+    assertThat(text("#delivered")).contains("Signed and delivered");
+    assertThat(text("#inbox")).contains("cancel").contains("olga");
+
+    assertThat(f.worker("r-idle")).contains("cancelled");
+    browser.navigate().refresh();
+    assertThat(text("#state")).contains("cancelled");
+    assertThat(text("#trace")).contains("operator_cancelled");
+    assertThat(browser.findElements(By.id("cancel"))).isEmpty();
+  }
 }

@@ -9,8 +9,12 @@ import dev.ratchet.cli.internal.AdapterRegistry;
 import dev.ratchet.cli.internal.ConsoleLauncher;
 import dev.ratchet.cli.internal.KeyConfig;
 import dev.ratchet.cli.internal.Services;
+import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.Settings;
+import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.Stores;
+import dev.ratchet.cli.internal.TaskFile;
+import dev.ratchet.cli.internal.TaskRegistry;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.seam.CrashSeam;
@@ -107,6 +111,7 @@ final class ConsoleFixture implements AutoCloseable {
     cli("keys", "generate");
     String alice = person("approver", "alice");
     String rita = person("reviewer", "rita");
+    String olga = person("operator", "olga");
     cli("run", task("deploy-greeting", "hello").toString(), "--run-id", APPROVE);
     cli("run", task("rotate-log", "hi").toString(), "--run-id", CONFLICT);
     conflictKey = pendingKey(CONFLICT);
@@ -132,6 +137,7 @@ final class ConsoleFixture implements AutoCloseable {
                 settings,
                 KeyConfig.signer(Path.of(alice), null, settings.resolvedHome(), Role.APPROVER),
                 KeyConfig.signer(Path.of(rita), null, settings.resolvedHome(), Role.REVIEWER),
+                KeyConfig.signer(Path.of(olga), null, settings.resolvedHome(), Role.OPERATOR),
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 new PrintWriter(new StringWriter())),
             registry);
@@ -148,6 +154,23 @@ final class ConsoleFixture implements AutoCloseable {
   String worker(String runId) {
     clock.advance(Duration.ofMinutes(1));
     return cli("resume", runId);
+  }
+
+  /**
+   * Starts a run of a new task as {@code ratchet run} does (its task file recorded) but takes no
+   * step: the run is running, nothing pending, no lease held.
+   */
+  void startIdle(String runId, String taskId) {
+    Settings settings = new Settings(home, null, null, List.of(), null, null, null);
+    TaskFile tf = TaskFile.load(task(taskId, "hello"), services.adapters());
+    EnvironmentAdapter adapter = Session.adapter(services, tf, true, CrashSeam.NONE);
+    try (Session s =
+        Session.open(services, settings, StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
+      TaskRegistry.record(s.home(), runId, tf);
+      s.ratchet("w-idle", Session.DEFAULT_LEASE_TTL, CrashSeam.NONE)
+          .start(tf.task(), runId, adapter)
+          .close();
+    }
   }
 
   /** Runs one command line; returns stdout and stderr. */

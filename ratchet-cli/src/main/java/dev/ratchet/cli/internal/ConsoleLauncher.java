@@ -18,6 +18,7 @@ public interface ConsoleLauncher {
    *
    * @param approver the operator's own approver key, or null (approve buttons then explain how)
    * @param reviewer the operator's own reviewer key, or null
+   * @param operator the operator's own operator key (ADR 0051), or null (cancel then explains how)
    * @param out where the console prints its address and session token
    */
   record Request(
@@ -25,6 +26,7 @@ public interface ConsoleLauncher {
       Settings settings,
       SigningKey approver,
       SigningKey reviewer,
+      SigningKey operator,
       InetSocketAddress bind,
       PrintWriter out) {}
 

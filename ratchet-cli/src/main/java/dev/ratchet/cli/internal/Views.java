@@ -157,6 +157,11 @@ public final class Views {
       if (item.kind() == InboxItem.Kind.APPROVAL) {
         Approval a = Approval.fromJson(env.payload(), "approval");
         b.put("signer", a.approverId()).put("action_id", a.actionId());
+      } else if (item.kind() == InboxItem.Kind.CANCEL) {
+        // An operator's cancel (ADR 0051) is not a reviewer decision: read it as what it is.
+        dev.ratchet.model.CancelRequest c =
+            dev.ratchet.model.CancelRequest.fromJson(env.payload(), "cancel");
+        b.put("signer", c.operatorId()).put("reason", c.reason());
       } else {
         ReviewDecision d = ReviewDecision.fromJson(env.payload(), "decision");
         b.put("signer", d.reviewerId()).put("case_id", d.caseId()).put("decision", d.decision());
