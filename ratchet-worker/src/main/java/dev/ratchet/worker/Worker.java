@@ -86,6 +86,10 @@ public final class Worker {
         log.accept(
             "worker " + options.owner() + ": store error " + e.code() + ": " + e.getMessage());
         claimed = false;
+      } catch (RuntimeException e) {
+        // A bug in a driver or adapter must not end the loop: log it, back off, go on.
+        log.accept("worker " + options.owner() + ": unexpected " + e.getClass().getName());
+        claimed = false;
       }
       if (!claimed) {
         if (options.once()) {
