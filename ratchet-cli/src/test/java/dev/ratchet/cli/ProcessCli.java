@@ -43,7 +43,28 @@ final class ProcessCli {
     this.cwd = cwd;
   }
 
-  Result run(String... args) {
+  /** A long-lived child (e.g. {@code ratchet worker}); its stdout and stderr go to these files. */
+  record Started(Process process, Path out, Path err) {
+    String stdout() throws IOException {
+      return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    String stderr() throws IOException {
+      return Files.readString(err, StandardCharsets.UTF_8);
+    }
+  }
+
+  Started start(String... args) throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(command(args)).directory(cwd.toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("RATCHET_"));
+    pb.environment().putAll(env);
+    Path out = Files.createTempFile(cwd.getParent(), "out-", ".txt");
+    Path err = Files.createTempFile(cwd.getParent(), "err-", ".txt");
+    pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+    return new Started(pb.start(), out, err);
+  }
+
+  private List<String> command(String... args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-XX:TieredStopAtLevel=1");
@@ -55,7 +76,11 @@ final class ProcessCli {
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(mainClass);
     cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
+    return cmd;
+  }
+
+  Result run(String... args) {
+    ProcessBuilder pb = new ProcessBuilder(command(args)).directory(cwd.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("RATCHET_"));
     pb.environment().putAll(env);
     try {

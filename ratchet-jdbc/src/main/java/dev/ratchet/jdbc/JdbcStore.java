@@ -3,6 +3,7 @@ package dev.ratchet.jdbc;
 import dev.ratchet.jdbc.internal.Committer;
 import dev.ratchet.jdbc.internal.GroupCommitter;
 import dev.ratchet.jdbc.internal.Loader;
+import dev.ratchet.jdbc.internal.Schedule;
 import dev.ratchet.jdbc.internal.Side;
 import dev.ratchet.jdbc.internal.Tables;
 import dev.ratchet.json.Text;
@@ -20,6 +21,7 @@ import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
 import dev.ratchet.store.StoredRun;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -173,6 +175,55 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
   /** Requests waiting for the group-commit writer; 0 without group commit (for tests). */
   int queuedCommits() {
     return group == null ? 0 : group.queued();
+  }
+
+  // ---- scheduling (D24, ADR 0060): a hint for workers; the signed checkpoint decides ----
+
+  /** Enqueues a run for workers: its row is runnable under {@code driver}. */
+  public void schedule(String taskId, String runId, String driver, String taskRef) {
+    Text.require("task_id", taskId);
+    Text.require("run_id", runId);
+    Text.require("driver", driver);
+    Text.require("task_ref", taskRef);
+    marks.write(
+        "scheduling a run",
+        c -> {
+          Schedule.schedule(marks, c, taskId, runId, driver, taskRef);
+          return null;
+        });
+  }
+
+  /**
+   * Claims one runnable run (or a waiting one whose wake-up time passed) whose lease is free or
+   * lapsed, granting its lease to {@code owner} with a fresh token; empty when none is claimable.
+   */
+  public Optional<Claim> claim(String owner, Duration ttl) {
+    Text.require("owner", owner);
+    Objects.requireNonNull(ttl, "ttl");
+    LeaseToken token = LeaseToken.generate(entropy);
+    return marks.write("claiming a run", c -> Schedule.claim(marks, c, owner, ttl, token));
+  }
+
+  /**
+   * Parks a claimed run as waiting (for an inbox item, or until {@code wakeAt} when not null) under
+   * its live lease; false if an inbox item arrived since the claim, so the run stays runnable.
+   */
+  public boolean park(Claim claim, Lease lease, Instant wakeAt) {
+    Objects.requireNonNull(claim, "claim");
+    Objects.requireNonNull(lease, "lease");
+    return marks.write("parking a run", c -> Schedule.park(marks, c, claim, lease, wakeAt));
+  }
+
+  /** Marks a claimed run's row ended under its live lease. */
+  public void finish(Claim claim, Lease lease) {
+    Objects.requireNonNull(claim, "claim");
+    Objects.requireNonNull(lease, "lease");
+    marks.write(
+        "finishing a run",
+        c -> {
+          Schedule.finish(marks, c, claim, lease);
+          return null;
+        });
   }
 
   // ---- leases (D8): judged on the injected clock (SQLite) or the database clock (PostgreSQL) ----

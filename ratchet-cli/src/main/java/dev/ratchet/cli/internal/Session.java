@@ -179,12 +179,18 @@ public final class Session implements AutoCloseable {
   }
 
   public Ratchet ratchet(String workerId, Duration leaseTtl, CrashSeam seam, KeyRing ring) {
+    return ratchet(workerId, leaseTtl, seam, ring, stores.leases());
+  }
+
+  /** A front door over another lease store (a worker's claimed leases over the store's). */
+  public Ratchet ratchet(
+      String workerId, Duration leaseTtl, CrashSeam seam, KeyRing ring, LeaseStore leases) {
     Ratchet.Builder b = Ratchet.builder();
     if (secretsForTests != null) {
       b.secrets(secretsForTests);
     }
     return b.store(stores.checkpoints())
-        .leases(stores.leases())
+        .leases(leases)
         .checkpointKeys(ring)
         .approvers(approvers)
         .reviewers(reviewers)

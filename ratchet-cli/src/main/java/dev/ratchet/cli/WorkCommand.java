@@ -1,0 +1,132 @@
+package dev.ratchet.cli;
+
+import dev.ratchet.Ratchet;
+import dev.ratchet.Run;
+import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.cli.internal.Decisions;
+import dev.ratchet.cli.internal.HaltingSeam;
+import dev.ratchet.cli.internal.Services;
+import dev.ratchet.cli.internal.Session;
+import dev.ratchet.cli.internal.StoreFactory;
+import dev.ratchet.cli.internal.TaskFile;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.jdbc.JdbcStore;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.seam.CrashSeam;
+import dev.ratchet.store.CheckpointStore;
+import dev.ratchet.worker.ClaimedLeases;
+import dev.ratchet.worker.DriveContext;
+import dev.ratchet.worker.Worker;
+import dev.ratchet.worker.WorkerOptions;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ratchet worker}: claims runnable runs from the store and drives each through its driver
+ * (the task file's plan for runs enqueued with {@code ratchet run --enqueue}), with no command
+ * typed per run (SPEC D24, ADR 0060). One log line per claim, step and release on stderr.
+ */
+@Command(
+    name = "worker",
+    mixinStandardHelpOptions = true,
+    description =
+        "Claim runnable runs from the store (enqueued, lease lapsed, an approval delivered) and"
+            + " drive each through its driver; poll when idle.")
+final class WorkCommand extends CliCommand {
+  @Mixin CommonOptions common;
+
+  @Option(
+      names = "--concurrency",
+      paramLabel = "N",
+      defaultValue = "1",
+      description = "Runs driven at once (default 1).")
+  int concurrency;
+
+  @Option(
+      names = "--poll",
+      paramLabel = "DURATION",
+      defaultValue = "1s",
+      description = "Sleep between claims when nothing is claimable: 250ms, 1s (default 1s).")
+  String poll;
+
+  @Option(names = "--once", description = "Stop once nothing is claimable.")
+  boolean once;
+
+  @Option(names = "--worker-id", paramLabel = "ID", description = "Lease owner name.")
+  String workerId;
+
+  @Option(
+      names = "--lease-ttl",
+      paramLabel = "DURATION",
+      defaultValue = "30s",
+      description = "Lease time-to-live of each claim (default 30s).")
+  String leaseTtl;
+
+  /** For crash tests: the process dies for real (SIGKILL awaited, else halt) at this point. */
+  @Option(names = "--crash-at", paramLabel = "POINT", hidden = true)
+  CrashPoint crashAt;
+
+  WorkCommand(Services services) {
+    super(services);
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    Duration pollEvery = duration("--poll", poll);
+    Duration ttl = duration("--lease-ttl", leaseTtl);
+    String owner = Workers.id(workerId);
+    WorkerOptions options = new WorkerOptions(owner, concurrency, pollEvery, ttl, once);
+    CrashSeam seam = CrashSeam.NONE;
+    if (crashAt != null) {
+      HaltingSeam halting = new HaltingSeam(crashAt, out());
+      halting.arm();
+      seam = halting;
+    }
+    try (Session session =
+        Session.open(services, common.settings(null), StoreFactory.Mode.MUST_EXIST, seam)) {
+      if (!(session.store() instanceof JdbcStore store)) {
+        throw RatchetException.contract("--store: a worker needs a SQLite or PostgreSQL store");
+      }
+      ClaimedLeases leases = new ClaimedLeases(session.leases());
+      Ratchet ratchet = session.ratchet(owner, ttl, seam, session.keys(), leases);
+      Map<String, EnvironmentAdapter> adapters = new ConcurrentHashMap<>();
+      CrashSeam adapterSeam = seam;
+      Worker worker =
+          new Worker(
+              store,
+              (claim, draining) -> {
+                TaskFile tf =
+                    session.taskFor(new CheckpointStore.RunRef(claim.taskId(), claim.runId(), 0));
+                EnvironmentAdapter adapter =
+                    adapters.computeIfAbsent(
+                        tf.sha256(), k -> Session.adapter(services, tf, false, adapterSeam));
+                ratchet.verify(tf.task(), claim.runId(), adapter);
+                leases.hand(claim.lease());
+                try {
+                  Run run = ratchet.resume(tf.task(), claim.runId(), adapter);
+                  return new DriveContext(run, tf.task(), claim.taskRef(), draining);
+                } finally {
+                  leases.forget(claim.runId());
+                }
+              },
+              Worker.discover(WorkCommand.class.getClassLoader()),
+              options,
+              line -> err().println(line));
+      long claims = worker.run();
+      err().println("worker " + owner + " stopped after " + claims + " claims");
+      return 0;
+    }
+  }
+
+  /** A duration as the other commands take it, or milliseconds ({@code 250ms}) for polling. */
+  private static Duration duration(String option, String text) {
+    if (text.matches("[0-9]{1,6}ms")) {
+      return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
+    }
+    return Decisions.duration(option, text);
+  }
+}

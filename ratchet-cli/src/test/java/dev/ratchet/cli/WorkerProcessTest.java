@@ -1,0 +1,105 @@
+package dev.ratchet.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratchet.harness.ledger.ReferenceService;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.Json;
+import dev.ratchet.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 17's must-shows on SQLite with real processes: a {@code ratchet worker} JVM SIGKILLed right
+ * after its first order reached the service (before the receipt was committed) and a second worker
+ * finishes the run with no command typed, every order placed exactly once in the service's own
+ * ledger; and {@code approve} alone (no {@code resume}) makes the running worker pay.
+ */
+class WorkerProcessTest {
+  @TempDir Path dir;
+
+  @Test
+  void aKilledWorkersRunIsFinishedByAnotherAndApproveAloneLetsTheWritePass() throws Exception {
+    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("worker"))).keys();
+    try (ReferenceService svc = ReferenceService.start(c.cwd.resolve("ledger.db"), 0)) {
+      JsonObject example =
+          (JsonObject) Json.parse(Files.readString(Path.of("../examples/http/acme-orders.json")));
+      Path task = c.cwd.resolve("orders.json");
+      Files.writeString(
+          task,
+          Canonical.string(
+              example.with(
+                  "connect",
+                  JsonObject.builder()
+                      .put("base_url", svc.uri().toString())
+                      .put("client_secret_file", svc.clientSecretFile().toString())
+                      .build())));
+      ProcessCli.Result enqueued = c.run("run", task.toString(), "--run-id", "o1", "--enqueue");
+      assertThat(enqueued.exit()).as(enqueued.all()).isZero();
+      assertThat(enqueued.out()).contains("run o1 enqueued");
+      assertThat(svc.orders()).isEmpty();
+
+      ProcessCli.Started first =
+          c.start(
+              "worker",
+              "--worker-id",
+              "w1",
+              "--lease-ttl",
+              "2s",
+              "--poll",
+              "100ms",
+              "--crash-at",
+              "BEFORE_RECEIPT_COMMIT");
+      await(first, s -> s.contains("CRASH BEFORE_RECEIPT_COMMIT"), true);
+      first.process().destroyForcibly(); // SIGKILL
+      assertThat(first.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(first.process().exitValue()).isEqualTo(137);
+      assertThat(first.stderr()).contains("worker w1 claimed run o1");
+      // The first order reached the service; the receipt never reached the store.
+      assertThat(svc.orders()).hasSize(1);
+
+      ProcessCli.Started second = c.start("worker", "--worker-id", "w2", "--poll", "100ms");
+      try {
+        await(second, s -> s.contains("run o1: waiting (awaiting approval)"), false);
+        assertThat(second.stderr()).contains("worker w2 claimed run o1");
+        assertThat(svc.orders()).hasSize(2);
+        assertThat(svc.orders().get(0).toString()).doesNotContain("\"status\":\"paid\"");
+
+        ProcessCli.Result approve = c.run("approve", "o1", "--approver", "alice");
+        assertThat(approve.exit()).as(approve.all()).isZero();
+        await(second, s -> s.contains("run o1: ended"), false);
+      } finally {
+        second.process().destroyForcibly();
+        second.process().waitFor(30, TimeUnit.SECONDS);
+      }
+      // Each order once, the first one paid: no command but approve was typed after the enqueue.
+      assertThat(svc.orders()).hasSize(2);
+      assertThat(svc.orders().get(0).toString()).contains("\"status\":\"paid\"");
+      assertThat(second.stderr()).contains("completed");
+      assertThat(c.run("status", "o1").out()).contains("completed");
+    }
+  }
+
+  /** Waits (bounded, generously) until the child's stdout or stderr satisfies {@code done}. */
+  private static void await(ProcessCli.Started p, Predicate<String> done, boolean stdout)
+      throws IOException, InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < until) {
+      String text = stdout ? p.stdout() : p.stderr();
+      if (done.test(text)) {
+        return;
+      }
+      if (!p.process().isAlive() && !done.test(stdout ? p.stdout() : p.stderr())) {
+        break;
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError(
+        "the worker did not get there; stdout:\n" + p.stdout() + "\nstderr:\n" + p.stderr());
+  }
+}

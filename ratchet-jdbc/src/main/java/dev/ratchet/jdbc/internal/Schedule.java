@@ -1,0 +1,197 @@
+package dev.ratchet.jdbc.internal;
+
+import dev.ratchet.jdbc.Claim;
+import dev.ratchet.store.Lease;
+import dev.ratchet.store.LeaseToken;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The scheduling rows (ADR 0060). PostgreSQL goes through the V4 SECURITY DEFINER functions; SQLite
+ * (one worker process) does the same in one write transaction over the schedule and lease tables.
+ */
+public final class Schedule {
+  private static final String CLAIMABLE =
+      "SELECT task_id, run_id, driver, task_ref, nudges FROM ratchet_schedule s"
+          + " WHERE (s.state = 'runnable' OR (s.state = 'waiting' AND s.wake_at_ms <= ?))"
+          + " AND NOT EXISTS (SELECT 1 FROM ratchet_leases l WHERE l.run_id = s.run_id"
+          + " AND l.held = 1 AND l.expires_at_ms > ?)"
+          + " ORDER BY s.updated_at_ms, s.task_id, s.run_id LIMIT 1";
+
+  private Schedule() {}
+
+  private static boolean postgres(Side marks) {
+    return marks.dialect() instanceof PostgresDialect;
+  }
+
+  public static void schedule(
+      Side marks, Connection c, String taskId, String runId, String driver, String taskRef)
+      throws SQLException {
+    if (postgres(marks)) {
+      try (PreparedStatement ps = c.prepareStatement("SELECT ratchet_schedule(?, ?, ?, ?)")) {
+        ps.setString(1, taskId);
+        ps.setString(2, runId);
+        ps.setString(3, driver);
+        ps.setString(4, taskRef);
+        ps.executeQuery().close();
+      }
+      return;
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO ratchet_schedule (task_id, run_id, driver, task_ref, state,"
+                + " updated_at_ms) VALUES (?, ?, ?, ?, 'runnable', ?)")) {
+      ps.setString(1, taskId);
+      ps.setString(2, runId);
+      ps.setString(3, driver);
+      ps.setString(4, taskRef);
+      ps.setLong(5, marks.now(c));
+      Leases.requireOne(ps.executeUpdate(), "schedule insert");
+    }
+  }
+
+  public static Optional<Claim> claim(
+      Side marks, Connection c, String owner, Duration ttl, LeaseToken token) throws SQLException {
+    return postgres(marks)
+        ? claimPostgres(c, owner, ttl, token)
+        : claimSqlite(marks, c, owner, ttl, token);
+  }
+
+  private static Optional<Claim> claimPostgres(
+      Connection c, String owner, Duration ttl, LeaseToken token) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT o_task, o_run, o_driver, o_task_ref, o_nudges, o_version, o_expires_at_ms"
+                + " FROM ratchet_claim(?, ?, ?)")) {
+      ps.setString(1, owner);
+      ps.setLong(2, Writes.ttlMillis(ttl));
+      ps.setString(3, token.hash());
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        Lease lease =
+            new Lease(
+                rs.getString(2), owner, rs.getLong(6), Instant.ofEpochMilli(rs.getLong(7)), token);
+        return Optional.of(
+            new Claim(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getLong(5),
+                lease));
+      }
+    }
+  }
+
+  private static Optional<Claim> claimSqlite(
+      Side marks, Connection c, String owner, Duration ttl, LeaseToken token) throws SQLException {
+    long now = marks.now(c);
+    String taskId;
+    String runId;
+    String driver;
+    String taskRef;
+    long nudges;
+    try (PreparedStatement ps = c.prepareStatement(CLAIMABLE)) {
+      ps.setLong(1, now);
+      ps.setLong(2, now);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        taskId = rs.getString(1);
+        runId = rs.getString(2);
+        driver = rs.getString(3);
+        taskRef = rs.getString(4);
+        nudges = rs.getLong(5);
+      }
+    }
+    Optional<Lease> lease = Leases.grant(c, runId, owner, ttl, now, true, token);
+    if (lease.isEmpty()) {
+      return Optional.empty();
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "UPDATE ratchet_schedule SET state = 'runnable', updated_at_ms = ?"
+                + " WHERE task_id = ? AND run_id = ?")) {
+      ps.setLong(1, now);
+      ps.setString(2, taskId);
+      ps.setString(3, runId);
+      Leases.requireOne(ps.executeUpdate(), "schedule claim");
+    }
+    return Optional.of(new Claim(taskId, runId, driver, taskRef, nudges, lease.get()));
+  }
+
+  /** Parks the run as waiting unless an inbox item arrived since the claim; true if parked. */
+  public static boolean park(Side marks, Connection c, Claim claim, Lease lease, Instant wakeAt)
+      throws SQLException {
+    if (postgres(marks)) {
+      try (PreparedStatement ps = c.prepareStatement("SELECT ratchet_park(?, ?, ?, ?, ?, ?, ?)")) {
+        ps.setString(1, claim.taskId());
+        ps.setString(2, claim.runId());
+        ps.setLong(3, claim.nudges());
+        if (wakeAt == null) {
+          ps.setNull(4, java.sql.Types.BIGINT);
+        } else {
+          ps.setLong(4, wakeAt.toEpochMilli());
+        }
+        ps.setString(5, lease.owner());
+        ps.setLong(6, lease.version());
+        ps.setBytes(7, lease.requireToken().secret());
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() && rs.getInt(1) == 1;
+        }
+      }
+    }
+    long now = marks.now(c);
+    Leases.check(c, lease.fence(), lease.requireToken(), now);
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "UPDATE ratchet_schedule SET state = 'waiting', wake_at_ms = ?, updated_at_ms = ?"
+                + " WHERE task_id = ? AND run_id = ? AND state = 'runnable' AND nudges = ?")) {
+      if (wakeAt == null) {
+        ps.setNull(1, java.sql.Types.BIGINT);
+      } else {
+        ps.setLong(1, wakeAt.toEpochMilli());
+      }
+      ps.setLong(2, now);
+      ps.setString(3, claim.taskId());
+      ps.setString(4, claim.runId());
+      ps.setLong(5, claim.nudges());
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  /** Marks the run's row ended under its lease. */
+  public static void finish(Side marks, Connection c, Claim claim, Lease lease)
+      throws SQLException {
+    if (postgres(marks)) {
+      try (PreparedStatement ps = c.prepareStatement("SELECT ratchet_finish(?, ?, ?, ?, ?)")) {
+        ps.setString(1, claim.taskId());
+        ps.setString(2, claim.runId());
+        ps.setString(3, lease.owner());
+        ps.setLong(4, lease.version());
+        ps.setBytes(5, lease.requireToken().secret());
+        ps.executeQuery().close();
+      }
+      return;
+    }
+    long now = marks.now(c);
+    Leases.check(c, lease.fence(), lease.requireToken(), now);
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "UPDATE ratchet_schedule SET state = 'ended', wake_at_ms = NULL, updated_at_ms = ?"
+                + " WHERE task_id = ? AND run_id = ?")) {
+      ps.setLong(1, now);
+      ps.setString(2, claim.taskId());
+      ps.setString(3, claim.runId());
+      ps.executeUpdate();
+    }
+  }
+}

@@ -1,0 +1,14 @@
+package dev.ratchet.worker;
+
+import dev.ratchet.jdbc.Claim;
+
+/**
+ * Recovers a claimed run through the {@code Ratchet} front door (verify, resume) under the claimed
+ * lease, which the caller's {@link ClaimedLeases} hands over. Supplied by the host (the CLI knows
+ * the keys, the task files and the adapters).
+ */
+@FunctionalInterface
+public interface RunOpener {
+  /** The recovered run and its task; the worker closes the run (releasing the lease). */
+  DriveContext open(Claim claim, java.util.function.BooleanSupplier draining);
+}
