@@ -21,6 +21,8 @@ import dev.ratchet.worker.WorkerOptions;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -86,6 +88,7 @@ final class WorkCommand extends CliCommand {
       halting.arm();
       seam = halting;
     }
+    CountDownLatch finished = new CountDownLatch(1);
     try (Session session =
         Session.open(services, common.settings(null), StoreFactory.Mode.MUST_EXIST, seam)) {
       if (!(session.store() instanceof JdbcStore store)) {
@@ -116,10 +119,39 @@ final class WorkCommand extends CliCommand {
               Worker.discover(WorkCommand.class.getClassLoader()),
               options,
               line -> err().println(line));
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(() -> drain(worker, owner, finished, ttl.plus(pollEvery))));
       long claims = worker.run();
       err().println("worker " + owner + " stopped after " + claims + " claims");
       return 0;
+    } finally {
+      finished.countDown();
     }
+  }
+
+  /**
+   * SIGTERM (a JVM shutdown while the loops still run): no new claim, the run in hand is driven to
+   * its stop and its lease released, the store closed; then exit 0 (a shutdown hook cannot set the
+   * exit code, so it halts). A worker that does not drain within the bound exits 1: its runs are
+   * recovered like a killed worker's.
+   */
+  private void drain(Worker worker, String owner, CountDownLatch finished, Duration bound) {
+    if (finished.getCount() == 0) {
+      return; // the command ended by itself: its own exit code stands
+    }
+    err().println("worker " + owner + ": shutdown requested, draining");
+    err().flush();
+    worker.stop();
+    boolean drained;
+    try {
+      drained = finished.await(bound.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      drained = false;
+    }
+    err().println("worker " + owner + (drained ? ": drained" : ": did not drain in time"));
+    err().flush();
+    Runtime.getRuntime().halt(drained ? 0 : 1);
   }
 
   /** A duration as the other commands take it, or milliseconds ({@code 250ms}) for polling. */

@@ -27,18 +27,7 @@ class WorkerProcessTest {
   void aKilledWorkersRunIsFinishedByAnotherAndApproveAloneLetsTheWritePass() throws Exception {
     ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("worker"))).keys();
     try (ReferenceService svc = ReferenceService.start(c.cwd.resolve("ledger.db"), 0)) {
-      JsonObject example =
-          (JsonObject) Json.parse(Files.readString(Path.of("../examples/http/acme-orders.json")));
-      Path task = c.cwd.resolve("orders.json");
-      Files.writeString(
-          task,
-          Canonical.string(
-              example.with(
-                  "connect",
-                  JsonObject.builder()
-                      .put("base_url", svc.uri().toString())
-                      .put("client_secret_file", svc.clientSecretFile().toString())
-                      .build())));
+      Path task = ordersTask(c, svc);
       ProcessCli.Result enqueued = c.run("run", task.toString(), "--run-id", "o1", "--enqueue");
       assertThat(enqueued.exit()).as(enqueued.all()).isZero();
       assertThat(enqueued.out()).contains("run o1 enqueued");
@@ -83,6 +72,48 @@ class WorkerProcessTest {
       assertThat(second.stderr()).contains("completed");
       assertThat(c.run("status", "o1").out()).contains("completed");
     }
+  }
+
+  @Test
+  void sigtermDrainsTheWorkerWhichExitsZeroAndTheNextWorkerClaimsAtOnce() throws Exception {
+    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("drain"))).keys();
+    try (ReferenceService svc = ReferenceService.start(c.cwd.resolve("ledger.db"), 0)) {
+      Path task = ordersTask(c, svc);
+      assertThat(c.run("run", task.toString(), "--run-id", "d1", "--enqueue").exit()).isZero();
+      // A long lease: were it not released, the next worker could not claim for a minute.
+      ProcessCli.Started first =
+          c.start("worker", "--worker-id", "w1", "--lease-ttl", "60s", "--poll", "100ms");
+      await(first, s -> s.contains("run d1: waiting (awaiting approval)"), false);
+      first.process().destroy(); // SIGTERM
+      assertThat(first.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(first.process().exitValue()).as(first.stderr()).isZero();
+      assertThat(first.stderr()).contains("worker w1: shutdown requested, draining", "w1: drained");
+
+      assertThat(c.run("approve", "d1", "--approver", "alice").exit()).isZero();
+      ProcessCli.Result next =
+          c.run("worker", "--worker-id", "w2", "--lease-ttl", "60s", "--poll", "100ms", "--once");
+      assertThat(next.exit()).as(next.all()).isZero();
+      assertThat(next.all()).contains("worker w2 claimed run d1");
+      assertThat(c.run("status", "d1").out()).contains("completed");
+      assertThat(svc.orders()).hasSize(2);
+    }
+  }
+
+  /** The HTTP example's task, connected to {@code svc}. */
+  private static Path ordersTask(ProcessCli c, ReferenceService svc) throws IOException {
+    JsonObject example =
+        (JsonObject) Json.parse(Files.readString(Path.of("../examples/http/acme-orders.json")));
+    Path task = c.cwd.resolve("orders.json");
+    Files.writeString(
+        task,
+        Canonical.string(
+            example.with(
+                "connect",
+                JsonObject.builder()
+                    .put("base_url", svc.uri().toString())
+                    .put("client_secret_file", svc.clientSecretFile().toString())
+                    .build())));
+    return task;
   }
 
   /** Waits (bounded, generously) until the child's stdout or stderr satisfies {@code done}. */
