@@ -69,6 +69,15 @@ class PostgresRolesCliTest {
         c.home().resolve("ratchet.properties"), "pg.inspector-user=life2_inspector\n");
     String store = "--store=" + URL;
 
+    ProcessCli.Result sqlite = c.run("db", "init");
+    assertThat(sqlite.exit()).as(sqlite.all()).isEqualTo(2);
+    assertThat(sqlite.err()).contains("db init is for a PostgreSQL store");
+    // A worker login never migrates: before db init there is no store for it.
+    ProcessCli.Result early =
+        c.run("run", c.exampleTask("t0", "write_file").toString(), store, "--run-id", "r0");
+    assertThat(early.exit()).as(early.all()).isEqualTo(5);
+    assertThat(early.all()).contains("not an initialised Ratchet store");
+
     ProcessCli.Result init = c.run("db", "init", store);
     assertThat(init.exit()).as(init.all()).isZero();
     assertThat(init.out())
