@@ -1,5 +1,6 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.cli.internal.PgRole;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.Settings;
@@ -54,8 +55,11 @@ final class CommonOptions {
           "Trusted reviewer public keys, one <name>.pub each (default: <home>/reviewers).")
   Path reviewers;
 
+  /** The PostgreSQL role of the command these options belong to; set by {@link Main} (D21). */
+  PgRole role = PgRole.OWNER;
+
   Settings settings(Path task) {
-    return new Settings(home, store, markStore, keyFiles, approvers, reviewers, task);
+    return new Settings(home, store, markStore, keyFiles, approvers, reviewers, task, role);
   }
 
   /** Opens the existing store (never creates one), with {@code task} as the task file if given. */

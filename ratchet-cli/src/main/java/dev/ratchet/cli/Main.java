@@ -1,5 +1,6 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.cli.internal.PgRole;
 import dev.ratchet.cli.internal.Services;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -44,7 +45,36 @@ public final class Main {
   static CommandLine configured(CommandLine cl) {
     cl.setExecutionExceptionHandler(Errors::handleExecution);
     cl.setParameterExceptionHandler(Errors::handleParameter);
+    cl.setExecutionStrategy(
+        parsed -> {
+          assignRole(parsed);
+          return new CommandLine.RunLast().execute(parsed);
+        });
     return cl;
+  }
+
+  /**
+   * Tells the options of the command about to run which PostgreSQL role it connects as (D21, {@link
+   * PgRole}): the leaf command's qualified name, e.g. {@code review decide}.
+   */
+  private static void assignRole(CommandLine.ParseResult parsed) {
+    CommandLine.ParseResult leaf = parsed;
+    StringBuilder name = new StringBuilder();
+    while (leaf.hasSubcommand()) {
+      leaf = leaf.subcommand();
+      name.append(name.isEmpty() ? "" : " ").append(leaf.commandSpec().name());
+    }
+    PgRole role = PgRole.forCommand(name.toString());
+    assign(leaf.commandSpec(), role);
+  }
+
+  private static void assign(CommandLine.Model.CommandSpec spec, PgRole role) {
+    for (CommandLine.Model.CommandSpec mixin : spec.mixins().values()) {
+      if (mixin.userObject() instanceof CommonOptions common) {
+        common.role = role;
+      }
+      assign(mixin, role);
+    }
   }
 
   /** Creates commands with the wiring when they take it. */

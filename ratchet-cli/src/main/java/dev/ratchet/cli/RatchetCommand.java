@@ -27,7 +27,8 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       ServeLedgerCommand.class,
       ConsoleCommand.class,
-      McpCommand.class
+      McpCommand.class,
+      DbCommand.class
     })
 final class RatchetCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

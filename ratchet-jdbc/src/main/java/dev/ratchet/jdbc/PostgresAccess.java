@@ -64,4 +64,13 @@ public final class PostgresAccess {
   public static void grantInspector(Database owner, String role) {
     PostgresGrants.apply(owner, role, inspectorGrants(owner.schema(), role));
   }
+
+  /**
+   * Connects as {@code owner} and creates {@code role} as a login role without a password unless it
+   * exists (for {@code ratchet db init}); true when it created it. The administrator sets its
+   * password. {@code STORE_UNAVAILABLE} when the owner may not create roles.
+   */
+  public static boolean ensureLoginRole(Database owner, String role) {
+    return PostgresGrants.ensureLoginRole(owner, role);
+  }
 }

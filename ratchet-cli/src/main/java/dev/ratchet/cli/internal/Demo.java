@@ -61,6 +61,7 @@ public final class Demo {
             List.of(),
             null,
             null,
+            null,
             null);
     this.startedMs = services.clock().millis();
   }

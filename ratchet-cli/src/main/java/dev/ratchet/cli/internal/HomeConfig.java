@@ -16,14 +16,15 @@ import java.util.TreeSet;
  * "Configuration"): {@code store} and {@code mark-store}. A flag beats the environment ({@code
  * RATCHET_STORE}, {@code RATCHET_MARK_STORE}), which beats this file, which beats the built-in
  * default. An unknown key is refused (exit 2) rather than silently ignored, so a typo never points
- * a command at the wrong store. Credentials do not belong here: PostgreSQL's stay in the
- * environment.
+ * a command at the wrong store. The PostgreSQL role users ({@code pg.worker-user} etc., {@link
+ * PgRole}) may be named here; credentials do not belong here: passwords stay in the environment.
  */
 public final class HomeConfig {
   public static final String FILE = "ratchet.properties";
   public static final String STORE = "store";
   public static final String MARK_STORE = "mark-store";
-  private static final Set<String> KEYS = Set.of(STORE, MARK_STORE);
+  private static final Set<String> KEYS =
+      Set.of(STORE, MARK_STORE, "pg.worker-user", "pg.operator-user", "pg.inspector-user");
 
   private final Path file;
   private final Properties values;

@@ -15,7 +15,8 @@ public final class StoreFactories {
 
   public static StoreFactory standard() {
     return (content, mark, mode, clock, seam) -> {
-      boolean create = mode == StoreFactory.Mode.CREATE;
+      // A role login (worker, operator, inspector) can never migrate: only `db init` creates.
+      boolean create = mode == StoreFactory.Mode.CREATE && content.user() == null;
       if (create) {
         parents(content);
         if (mark != null) {
@@ -38,14 +39,20 @@ public final class StoreFactories {
    * The database a spec names. PostgreSQL credentials come from the environment, never from the
    * command line (where {@code ps} would show them): {@code RATCHET_PG_USER} (default: the OS
    * user), {@code RATCHET_PG_PASSWORD} (default: none) and {@code RATCHET_PG_SCHEMA} (default:
-   * {@code ratchet}).
+   * {@code ratchet}). A spec carrying a role user ({@link PgRole}) connects as that user, with the
+   * password in {@code RATCHET_PG_<ROLE>_PASSWORD}.
    */
-  static Database database(StoreSpec spec) {
+  public static Database database(StoreSpec spec) {
     if (spec.kind() == StoreSpec.Kind.SQLITE) {
       return Database.sqlite(spec.file());
     }
-    String user = System.getenv().getOrDefault("RATCHET_PG_USER", System.getProperty("user.name"));
-    Database db = Database.postgres(spec.url(), user, System.getenv("RATCHET_PG_PASSWORD"));
+    Database db =
+        spec.user() != null
+            ? Database.postgres(spec.url(), spec.user(), System.getenv(spec.role().passwordEnv()))
+            : Database.postgres(
+                spec.url(),
+                System.getenv().getOrDefault("RATCHET_PG_USER", System.getProperty("user.name")),
+                System.getenv("RATCHET_PG_PASSWORD"));
     String schema = System.getenv("RATCHET_PG_SCHEMA");
     return schema == null || schema.isBlank() ? db : db.withSchema(schema);
   }

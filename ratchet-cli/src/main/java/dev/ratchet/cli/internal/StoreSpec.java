@@ -8,7 +8,7 @@ import java.util.Objects;
  * Where a store lives, as given to {@code --store} or {@code --mark-store}: {@code sqlite:PATH} or
  * a PostgreSQL JDBC URL. Parsing is strict so a typo never silently opens some other database.
  */
-public record StoreSpec(Kind kind, Path file, String url) {
+public record StoreSpec(Kind kind, Path file, String url, PgRole role, String user) {
   /** The store kinds the command line can name. */
   public enum Kind {
     SQLITE,
@@ -17,10 +17,19 @@ public record StoreSpec(Kind kind, Path file, String url) {
 
   public StoreSpec {
     Objects.requireNonNull(kind, "kind");
+    role = role == null ? PgRole.OWNER : role;
+  }
+
+  /**
+   * This spec connecting as {@code role}'s login {@code user} (null: the default user). Only a
+   * PostgreSQL store has roles; a SQLite spec is returned as is.
+   */
+  public StoreSpec as(PgRole role, String user) {
+    return kind == Kind.SQLITE ? this : new StoreSpec(kind, file, url, role, user);
   }
 
   public static StoreSpec sqlite(Path file) {
-    return new StoreSpec(Kind.SQLITE, file, null);
+    return new StoreSpec(Kind.SQLITE, file, null, null, null);
   }
 
   /** Parses {@code text}; {@code option} names the flag in error messages. */
@@ -34,7 +43,7 @@ public record StoreSpec(Kind kind, Path file, String url) {
       return sqlite(Path.of(path));
     }
     if (text.startsWith("jdbc:postgresql:")) {
-      return new StoreSpec(Kind.POSTGRESQL, null, text);
+      return new StoreSpec(Kind.POSTGRESQL, null, text, null, null);
     }
     throw RatchetException.contract(
         option

@@ -94,6 +94,36 @@ public final class PostgresGrants {
     }
   }
 
+  /**
+   * Creates {@code role} as a plain login role (no password, no other attribute) unless a role of
+   * that name exists; true when it created it. Needs an owner with {@code CREATEROLE}.
+   */
+  public static boolean ensureLoginRole(Database owner, String role) {
+    String quoted = role(role);
+    try (Connection c = PostgresDialect.connect(owner, 10)) {
+      try (PreparedStatement ps =
+          c.prepareStatement("SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = ?")) {
+        ps.setString(1, role);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (rs.next()) {
+            return false;
+          }
+        }
+      }
+      try (Statement st = c.createStatement()) {
+        st.execute("CREATE ROLE " + quoted + " LOGIN");
+      }
+      return true;
+    } catch (SQLException e) {
+      throw Failures.unavailable(
+          owner
+              + ": creating role "
+              + role
+              + " failed (the owner needs CREATEROLE, or create the role and rerun)",
+          e);
+    }
+  }
+
   private static void refuseUnrestricted(Connection c, Database owner, String role)
       throws SQLException {
     try (PreparedStatement ps =

@@ -1,0 +1,141 @@
+package dev.ratchet.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ratchet db init} and the D21 roles per command, on the local PostgreSQL service, as real
+ * {@code ratchet} processes. After {@code db init} the owner user ({@code RATCHET_PG_USER}) is set
+ * to a role that does not exist, so every later command works only because it connected as its
+ * configured role user. Required when {@code CI=true}, skipped with a printed reason elsewhere.
+ */
+class PostgresRolesCliTest {
+  private static final String URL = "jdbc:postgresql://127.0.0.1:5432/test";
+  private static final String ADMIN = "postgres";
+
+  @TempDir Path dir;
+  private String schema;
+
+  @BeforeEach
+  void requirePostgres() {
+    try (Connection c = DriverManager.getConnection(URL, ADMIN, null)) {
+      if (!c.isValid(5)) {
+        throw new SQLException("connection is not valid");
+      }
+      schema = "life2_cli_" + ProcessHandle.current().pid() + "_" + System.nanoTime() % 100_000;
+    } catch (SQLException e) {
+      String reason = "PostgreSQL at " + URL + " is not reachable (" + e.getMessage() + ")";
+      if ("true".equals(System.getenv("CI"))) {
+        throw new IllegalStateException("CI=true requires " + reason, e);
+      }
+      System.err.println("SKIPPED PostgresRolesCliTest: " + reason + "; set CI=true to require it");
+      Assumptions.abort(reason);
+    }
+  }
+
+  @AfterEach
+  void dropSchema() throws SQLException {
+    if (schema == null) {
+      return;
+    }
+    try (Connection c = DriverManager.getConnection(URL, ADMIN, null);
+        Statement s = c.createStatement()) {
+      s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    }
+  }
+
+  @Test
+  void dbInitThenEachCommandConnectsAsItsRoleAndTheInspectorCannotWrite() throws Exception {
+    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("pg"))).keys();
+    operator(c, "olga");
+    c.env.put("RATCHET_PG_USER", ADMIN);
+    c.env.put("RATCHET_PG_SCHEMA", schema);
+    c.env.put("RATCHET_PG_WORKER_USER", "life2_worker");
+    c.env.put("RATCHET_PG_OPERATOR_USER", "life2_operator");
+    // The inspector's user comes from the home's file (environment > file, docs/cli.md).
+    Files.writeString(
+        c.home().resolve("ratchet.properties"), "pg.inspector-user=life2_inspector\n");
+    String store = "--store=" + URL;
+
+    ProcessCli.Result sqlite = c.run("db", "init");
+    assertThat(sqlite.exit()).as(sqlite.all()).isEqualTo(2);
+    assertThat(sqlite.err()).contains("db init is for a PostgreSQL store");
+    // A worker login never migrates: before db init there is no store for it.
+    ProcessCli.Result early =
+        c.run("run", c.exampleTask("t0", "write_file").toString(), store, "--run-id", "r0");
+    assertThat(early.exit()).as(early.all()).isEqualTo(5);
+    assertThat(early.all()).contains("not an initialised Ratchet store");
+
+    ProcessCli.Result init = c.run("db", "init", store);
+    assertThat(init.exit()).as(init.all()).isZero();
+    assertThat(init.out())
+        .contains("schema " + schema + ": migrated")
+        .contains("life2_worker")
+        .contains("granted the worker privileges")
+        .contains("granted the operator privileges")
+        .contains("granted the inspector privileges");
+    ProcessCli.Result again = c.run("db", "init", store);
+    assertThat(again.exit()).as(again.all()).isZero();
+    assertThat(again.out()).contains("role life2_worker: granted").doesNotContain("created role");
+
+    c.env.put("RATCHET_PG_USER", "life2_nobody"); // from here on, the owner user cannot connect
+    Path task = c.exampleTask("t", "write_file");
+    ProcessCli.Result run = c.run("run", task.toString(), store, "--run-id", "r1");
+    assertThat(run.exit()).as(run.all()).isEqualTo(4);
+    assertThat(run.all()).contains("waiting for approval");
+
+    ProcessCli.Result approve = c.run("approve", "r1", store, "--approver", "alice");
+    assertThat(approve.exit()).as(approve.all()).isZero();
+    assertThat(inbox("r1")).as("delivered through ratchet_deliver").isEqualTo(1);
+    ProcessCli.Result resume = c.run("resume", "r1", store);
+    assertThat(resume.exit()).as(resume.all()).isZero();
+
+    Path second = c.exampleTask("t2", "write_file");
+    ProcessCli.Result run2 = c.run("run", second.toString(), store, "--run-id", "r2");
+    assertThat(run2.exit()).as(run2.all()).isEqualTo(4);
+    ProcessCli.Result cancel = c.run("cancel", "r2", store, "--operator", "olga");
+    assertThat(cancel.exit()).as(cancel.all()).isZero();
+    assertThat(inbox("r2")).isEqualTo(1);
+
+    ProcessCli.Result status = c.run("status", "r1", store, "--json");
+    assertThat(status.exit()).as(status.all()).isZero();
+    assertThat(status.out()).contains("\"run_id\":\"r1\"");
+
+    // A write attempted as the inspector: refused by the database, nothing delivered.
+    c.env.put("RATCHET_PG_OPERATOR_USER", "life2_inspector");
+    ProcessCli.Result refused = c.run("approve", "r2", store, "--approver", "alice");
+    assertThat(refused.exit()).as(refused.all()).isEqualTo(5);
+    assertThat(inbox("r2")).isEqualTo(1);
+  }
+
+  private static void operator(ProcessCli c, String name) {
+    dev.ratchet.seam.Entropy entropy = dev.ratchet.seam.Seams.secureEntropy();
+    Path priv = c.home().resolve("identities/operator/" + name + ".key");
+    dev.ratchet.cli.internal.KeyConfig.install(
+        c.home().resolve("operators"),
+        dev.ratchet.cli.internal.KeyConfig.createIdentity(priv, name, entropy).trusted());
+  }
+
+  private int inbox(String run) throws SQLException {
+    try (Connection c = DriverManager.getConnection(URL, ADMIN, null);
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT count(*) FROM " + schema + ".ratchet_inbox WHERE run_id = '" + run + "'")) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+}
