@@ -21,6 +21,7 @@ public enum PgRole {
           Map.entry("run", WORKER),
           Map.entry("resume", WORKER),
           Map.entry("mcp", WORKER),
+          Map.entry("worker", WORKER),
           Map.entry("approve", OPERATOR),
           Map.entry("refresh-approval", OPERATOR),
           Map.entry("review decide", OPERATOR),

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 class PgRoleTest {
   @Test
   void eachCommandConnectsAsTheDocumentedRole() {
-    for (String c : new String[] {"run", "resume", "mcp"}) {
+    for (String c : new String[] {"run", "resume", "mcp", "worker"}) {
       assertThat(PgRole.forCommand(c)).as(c).isEqualTo(PgRole.WORKER);
     }
     for (String c : new String[] {"approve", "refresh-approval", "review decide", "cancel"}) {
