@@ -62,43 +62,38 @@ public interface ActionSpec {
   /** A read-only tool: executed directly, re-run freely after a crash. */
   static ActionSpec readOnly(
       String kind, String permission, ArgumentSchema schema, TargetRule targetRule) {
-    return new SchemaSpec(
-        kind,
-        ActionClass.READ,
-        permission,
-        "read_only",
-        schema,
-        (a, p) -> {},
-        targetRule,
-        EffectKind.READ_ONLY);
+    return schemaOnly(
+        kind, ActionClass.READ, permission, "read_only", schema, targetRule, EffectKind.READ_ONLY);
   }
 
   /** A write whose system can look its effect up by idempotency key (an adapter's receipt). */
   static ActionSpec receipted(
       String kind, String permission, String risk, ArgumentSchema schema, TargetRule targetRule) {
-    return new SchemaSpec(
-        kind,
-        ActionClass.WRITE,
-        permission,
-        risk,
-        schema,
-        (a, p) -> {},
-        targetRule,
-        EffectKind.RECEIPTED);
+    return schemaOnly(
+        kind, ActionClass.WRITE, permission, risk, schema, targetRule, EffectKind.RECEIPTED);
   }
 
-  /** A write nothing can look up: at most once, {@code uncertain_effect} after a crash in it. */
+  /**
+   * A write nothing can look up (D23: at most once). Declared only: the runtime does not yet record
+   * an effect-started mark or freeze {@code uncertain_effect} after a crash in it (ADR 0070).
+   */
   static ActionSpec unreceipted(
       String kind, String permission, String risk, ArgumentSchema schema, TargetRule targetRule) {
+    return schemaOnly(
+        kind, ActionClass.WRITE, permission, risk, schema, targetRule, EffectKind.UNRECEIPTED);
+  }
+
+  /** A kind whose arguments the schema alone checks (no extra rule). */
+  private static ActionSpec schemaOnly(
+      String kind,
+      ActionClass actionClass,
+      String permission,
+      String risk,
+      ArgumentSchema schema,
+      TargetRule targetRule,
+      EffectKind effect) {
     return new SchemaSpec(
-        kind,
-        ActionClass.WRITE,
-        permission,
-        risk,
-        schema,
-        (a, p) -> {},
-        targetRule,
-        EffectKind.UNRECEIPTED);
+        kind, actionClass, permission, risk, schema, (a, p) -> {}, targetRule, effect);
   }
 
   /** A spec from parts, for adapters whose kinds are simple. */
