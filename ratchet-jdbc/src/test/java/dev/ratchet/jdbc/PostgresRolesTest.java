@@ -367,6 +367,7 @@ class PostgresRolesTest {
             "ratchet_advance",
             "ratchet_append",
             "ratchet_claim",
+            "ratchet_commit",
             "ratchet_finish",
             "ratchet_grant",
             "ratchet_now_ms",

@@ -100,7 +100,10 @@ public final class Committer {
           });
       options.crashSeam().reached(CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK);
     }
-    List<Applied> applied = marks.write("committing", c -> applyAll(c, batch, digests));
+    List<Applied> applied =
+        batch.size() == 1
+            ? List.of(alone(batch.get(0), digests.get(0)))
+            : marks.write("committing", c -> applyAll(c, batch, digests));
     transactions.incrementAndGet();
     requests.addAndGet(batch.size());
     largest.accumulateAndGet(batch.size(), Math::max);
@@ -147,7 +150,37 @@ public final class Committer {
     return List.of(out);
   }
 
+  /** One call commits a request (PostgreSQL, schema 5, single database: ADR 0043). */
+  private boolean oneCall() {
+    return !split() && marks.dialect().writes().commitsInOneCall(marks.schemaVersion());
+  }
+
+  /**
+   * A lone request needs no savepoint: a refusal before any write commits nothing, and a failure
+   * after one rolls the whole transaction back. On the one-call path its statement is its own
+   * transaction (no separate COMMIT), so the commit costs one round trip; a refusal is explained
+   * by reads after it (docs/store.md "Statements per commit").
+   */
+  private Applied alone(CommitRequest r, String digest) {
+    try {
+      return oneCall()
+          ? marks.statement("committing", c -> apply(c, r, digest))
+          : marks.write("committing", c -> apply(c, r, digest));
+    } catch (RatchetException e) {
+      return new Applied(null, e, List.of());
+    }
+  }
+
   private Applied apply(Connection c, CommitRequest r, String digest) throws SQLException {
+    if (oneCall()) {
+      Writes.Advance verdict =
+          marks.dialect().writes().commitInOneCall(c, r, digest, options.retainOlder());
+      if (verdict.rows() == 0) {
+        return new Applied(explainRefusal(c, r, verdict.judgedAtMs()), null, List.of());
+      }
+      Leases.requireOne(verdict.rows(), "one-call commit");
+      return new Applied(new CommitResult.Committed(r.nextGeneration()), null, List.of());
+    }
     Writes.Advance verdict =
         marks.dialect().writes().advance(c, marks, r, digest, options.retainOlder());
     if (verdict.rows() == 0) {
@@ -158,12 +191,13 @@ public final class Committer {
     String runId = r.scope().runId();
     marks.dialect().writes().append(c, marks.dialect(), r);
     long generation = r.nextGeneration();
-    List<String> retained =
-        Marks.retained(c, taskId, runId).stream().map(Marks.Retained::digest).toList();
     if (!split()) {
       marks.dialect().writes().putContent(c, r, digest);
-      marks.dialect().writes().pruneContent(c, r, retained);
+      marks.dialect().writes().pruneUnlogged(c, r);
+      return new Applied(new CommitResult.Committed(generation), null, List.of());
     }
+    List<String> retained =
+        Marks.retained(c, taskId, runId).stream().map(Marks.Retained::digest).toList();
     return new Applied(new CommitResult.Committed(generation), null, retained);
   }
 

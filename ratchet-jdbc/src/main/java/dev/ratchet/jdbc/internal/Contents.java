@@ -75,4 +75,24 @@ final class Contents {
       return ps.executeUpdate();
     }
   }
+
+  /**
+   * {@link #prune} with the retained digests taken from the generation log in the same statement
+   * (single database only: the log must be in this database).
+   */
+  static int pruneUnlogged(Connection c, String taskId, String runId, long upTo)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "DELETE FROM ratchet_checkpoints WHERE task_id = ? AND run_id = ? AND generation <= ?"
+                + " AND NOT EXISTS (SELECT 1 FROM ratchet_generations g"
+                + " WHERE g.task_id = ratchet_checkpoints.task_id"
+                + " AND g.run_id = ratchet_checkpoints.run_id"
+                + " AND g.content_digest = ratchet_checkpoints.content_digest)")) {
+      ps.setString(1, taskId);
+      ps.setString(2, runId);
+      ps.setLong(3, upTo);
+      return ps.executeUpdate();
+    }
+  }
 }

@@ -58,6 +58,18 @@ final class FunctionWrites implements Writes {
     }
   }
 
+  /** Schema version 5 added {@code ratchet_commit} (ADR 0043). */
+  @Override
+  public boolean commitsInOneCall(int schemaVersion) {
+    return schemaVersion >= 5;
+  }
+
+  @Override
+  public Advance commitInOneCall(Connection c, CommitRequest r, String digest, int retainOlder)
+      throws SQLException {
+    return OneCallCommit.commit(c, r, digest, retainOlder);
+  }
+
   @Override
   public Optional<Lease> grant(
       Connection c,

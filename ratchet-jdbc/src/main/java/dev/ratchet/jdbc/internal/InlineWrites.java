@@ -73,6 +73,12 @@ final class InlineWrites implements Writes {
     Contents.prune(c, r.scope().taskId(), r.scope().runId(), r.nextGeneration(), retained);
   }
 
+  /** One statement: the generation log is in the same database (no read of the digests first). */
+  @Override
+  public void pruneUnlogged(Connection c, CommitRequest r) throws SQLException {
+    Contents.pruneUnlogged(c, r.scope().taskId(), r.scope().runId(), r.nextGeneration());
+  }
+
   @Override
   public void deliver(Connection c, Dialect d, String taskId, String runId, InboxItem item)
       throws SQLException {

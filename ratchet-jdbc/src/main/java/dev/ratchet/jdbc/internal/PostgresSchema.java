@@ -33,7 +33,10 @@ final class PostgresSchema {
           // version 4 (ADR 0060): a worker claims, parks and finishes scheduled runs
           "ratchet_claim(text, bigint, text)",
           "ratchet_park(text, text, bigint, bigint, text, bigint, bytea)",
-          "ratchet_finish(text, text, text, bigint, bytea)");
+          "ratchet_finish(text, text, text, bigint, bytea)",
+          // version 5 (ADR 0043): a whole commit in one call
+          "ratchet_commit(text, text, text, bigint, text, text, text, bigint, bytea, integer,"
+              + " text[], bigint[], text[], text[], text[], text[])");
 
   /** The operator's enqueue (version 4, ADR 0060): a scheduling row for a submitted run. */
   static final String SCHEDULE_FUNCTION = "ratchet_schedule(text, text, text, text)";

@@ -124,6 +124,48 @@ public final class Side implements AutoCloseable {
     }
   }
 
+  /**
+   * One statement that is its own transaction (auto-commit): durable when it returns, and no
+   * separate BEGIN or COMMIT round trip. Only for work that issues exactly one writing statement
+   * (reads after it, e.g. explaining a refusal, see committed data).
+   */
+  public <T> T statement(String action, SqlWork<T> work) {
+    lockWriters();
+    try {
+      Connection c;
+      try {
+        requireOpen();
+        c = connections.writer();
+      } catch (SQLException e) {
+        throw Failures.sql(this, action, e);
+      }
+      boolean healthy = true;
+      try {
+        c.setAutoCommit(true);
+        return work.run(c);
+      } catch (SQLException e) {
+        // A refused statement rolled itself back; only a broken connection (08xxx) is dropped.
+        String state = e.getSQLState();
+        healthy = state == null || !state.startsWith("08");
+        throw Failures.sql(this, action, e);
+      } finally {
+        healthy = restoreManualCommit(c) && healthy;
+        connections.doneWriting(c, healthy);
+      }
+    } finally {
+      unlockWriters();
+    }
+  }
+
+  private static boolean restoreManualCommit(Connection c) {
+    try {
+      c.setAutoCommit(false);
+      return true;
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
   /** One read snapshot on a reader connection. */
   public <T> T read(String action, SqlWork<T> work) {
     Connection c;

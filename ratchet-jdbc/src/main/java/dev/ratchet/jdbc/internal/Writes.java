@@ -68,6 +68,36 @@ public interface Writes {
   /** Deletes {@code r}'s run content that retention no longer keeps (see {@link Contents}). */
   void pruneContent(Connection c, CommitRequest r, List<String> retained) throws SQLException;
 
+  /**
+   * Whether this dialect commits a whole request (compare-and-set, records, content, pruning) in
+   * one statement ({@link #commitInOneCall}) on a schema of {@code schemaVersion}.
+   */
+  default boolean commitsInOneCall(int schemaVersion) {
+    return false;
+  }
+
+  /**
+   * The whole commit of {@code r} in one statement (single database only): refused (0 rows) it
+   * wrote nothing; a record that does not continue its chain is {@code CONTRACT} and rolls back.
+   */
+  default Advance commitInOneCall(Connection c, CommitRequest r, String digest, int retainOlder)
+      throws SQLException {
+    throw new UnsupportedOperationException("no one-call commit in this dialect");
+  }
+
+  /**
+   * Single database: deletes {@code r}'s run content up to its generation whose digest the
+   * generation log no longer holds (what {@link #pruneContent} does with the retained digests read
+   * first).
+   */
+  default void pruneUnlogged(Connection c, CommitRequest r) throws SQLException {
+    List<String> retained =
+        Marks.retained(c, r.scope().taskId(), r.scope().runId()).stream()
+            .map(Marks.Retained::digest)
+            .toList();
+    pruneContent(c, r, retained);
+  }
+
   /** Delivers an inbox item (the operator's write). */
   void deliver(Connection c, Dialect d, String taskId, String runId, InboxItem item)
       throws SQLException;

@@ -1,0 +1,82 @@
+package dev.ratchet.jdbc.internal;
+
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.JsonString;
+import dev.ratchet.store.CommitRequest;
+import dev.ratchet.store.RunScope;
+import dev.ratchet.store.StoredRecord;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * PostgreSQL schema version 5 (ADR 0043): a whole commit of one run as one call of {@code
+ * ratchet_commit}, so it costs one statement and one round trip. The function checks token, fence,
+ * instance and generation (through {@code ratchet_advance}), recomputes each record's chain link
+ * from the stored head, writes the content and prunes what retention no longer keeps. The driver
+ * prepares the statement on the server once per pooled connection and reuses it ({@code
+ * prepareThreshold}, {@link PooledConnections}).
+ */
+final class OneCallCommit {
+  static final String SQL =
+      "SELECT o_rows, o_judged_at_ms FROM ratchet_commit"
+          + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+  /** The function's refusal of a record (chain not continued, key repeated). */
+  private static final String RECORD_REFUSED = "RT422";
+
+  private OneCallCommit() {}
+
+  /** Runs the commit; a refused record rolls the call back and is {@code CONTRACT}. */
+  static Writes.Advance commit(Connection c, CommitRequest r, String digest, int retainOlder)
+      throws SQLException {
+    RunScope s = r.scope();
+    List<StoredRecord> records = r.records();
+    int n = records.size();
+    String[] sets = new String[n];
+    Long[] sequences = new Long[n];
+    String[] keys = new String[n];
+    String[] keyJson = new String[n];
+    String[] bodies = new String[n];
+    String[] chains = new String[n];
+    for (int i = 0; i < n; i++) {
+      StoredRecord rec = records.get(i);
+      sets[i] = rec.set().wireName();
+      sequences[i] = rec.sequence();
+      keys[i] = rec.key();
+      keyJson[i] = Canonical.string(new JsonString(rec.key()));
+      bodies[i] = rec.body();
+      chains[i] = rec.chain();
+    }
+    try (PreparedStatement ps = c.prepareStatement(SQL)) {
+      ps.setString(1, s.taskId());
+      ps.setString(2, s.runId());
+      ps.setString(3, s.environmentInstanceId());
+      ps.setLong(4, r.expectedGeneration());
+      ps.setString(5, digest);
+      ps.setString(6, r.checkpoint());
+      ps.setString(7, r.fence().owner());
+      ps.setLong(8, r.fence().leaseVersion());
+      ps.setBytes(9, r.token().secret());
+      ps.setInt(10, retainOlder);
+      ps.setArray(11, c.createArrayOf("text", sets));
+      ps.setArray(12, c.createArrayOf("bigint", sequences));
+      ps.setArray(13, c.createArrayOf("text", keys));
+      ps.setArray(14, c.createArrayOf("text", keyJson));
+      ps.setArray(15, c.createArrayOf("text", bodies));
+      ps.setArray(16, c.createArrayOf("text", chains));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return new Writes.Advance(rs.getInt(1), rs.getLong(2));
+      }
+    } catch (SQLException e) {
+      if (RECORD_REFUSED.equals(e.getSQLState()) || "23505".equals(e.getSQLState())) {
+        throw RatchetException.contract(Failures.serverMessage(e));
+      }
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,218 @@
+package dev.ratchet.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.JsonString;
+import dev.ratchet.store.CommitRequest;
+import dev.ratchet.store.CommitResult;
+import dev.ratchet.store.StoredRecord;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Schema version 5's {@code ratchet_commit} (ADR 0043), called as the worker role: every refusal
+ * (wrong token, wrong fence, stale generation, a record that does not continue its chain, a
+ * repeated key, content that does not hash to its digest) writes nothing, and the holder's commit
+ * through the store still moves the run forward by one.
+ */
+@RequiresPostgres
+class PostgresOneCallCommitTest {
+  private static final String CALL =
+      "SELECT o_rows FROM ratchet_commit(?, ?, ?, ?, ?, ?, ?, ?, ?, 3, ?, ?, ?, ?, ?, ?)";
+
+  private static PgSchema schema;
+  private JdbcStore store;
+  private TestRun run;
+  private Connection worker;
+
+  @BeforeAll
+  static void createSchema() {
+    schema = PgSchema.create();
+  }
+
+  @AfterAll
+  static void dropSchema() {
+    if (schema != null) {
+      schema.close();
+    }
+  }
+
+  @BeforeEach
+  void threeGenerations() throws SQLException {
+    schema.truncate();
+    store = schema.openWorker();
+    run = new TestRun(store, store, "run-a").commits(3, 2);
+    worker = Postgres.connect(Postgres.URL, Postgres.WORKER);
+    worker.setSchema(schema.name);
+  }
+
+  @AfterEach
+  void close() throws SQLException {
+    worker.close();
+    store.close();
+  }
+
+  /** Calls the function as the worker with {@code r}, overriding token, version and expected. */
+  private Object call(CommitRequest r, byte[] token, long leaseVersion, long expected)
+      throws SQLException {
+    List<StoredRecord> recs = r.records();
+    try (PreparedStatement ps = worker.prepareStatement(CALL)) {
+      ps.setString(1, r.scope().taskId());
+      ps.setString(2, r.scope().runId());
+      ps.setString(3, r.scope().environmentInstanceId());
+      ps.setLong(4, expected);
+      ps.setString(5, Canonical.sha256Hex(r.checkpoint()));
+      ps.setString(6, r.checkpoint());
+      ps.setString(7, r.fence().owner());
+      ps.setLong(8, leaseVersion);
+      ps.setBytes(9, token);
+      ps.setArray(10, worker.createArrayOf("text", map(recs, x -> x.set().wireName())));
+      ps.setArray(11, worker.createArrayOf("bigint", recs.stream().map(x -> x.sequence()).toArray()));
+      ps.setArray(12, worker.createArrayOf("text", map(recs, StoredRecord::key)));
+      ps.setArray(
+          13, worker.createArrayOf("text", map(recs, x -> Canonical.string(new JsonString(x.key())))));
+      ps.setArray(14, worker.createArrayOf("text", map(recs, StoredRecord::body)));
+      ps.setArray(15, worker.createArrayOf("text", map(recs, StoredRecord::chain)));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getObject(1);
+      }
+    }
+  }
+
+  private static Object[] map(
+      List<StoredRecord> recs, java.util.function.Function<StoredRecord, String> f) {
+    return recs.stream().map(f).toArray();
+  }
+
+  private byte[] token() {
+    return run.lease.requireToken().secret();
+  }
+
+  private long count(String table) throws SQLException {
+    try (PreparedStatement ps = worker.prepareStatement("SELECT count(*) FROM " + table);
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** Nothing moved: generation 3, six trace records, the same content and generation rows. */
+  private void assertNothingWritten(long checkpoints, long generations) throws SQLException {
+    assertThat(store.load(TestRun.TASK, "run-a").orElseThrow().generation()).isEqualTo(3);
+    assertThat(count("ratchet_records")).isEqualTo(6);
+    assertThat(count("ratchet_checkpoints")).isEqualTo(checkpoints);
+    assertThat(count("ratchet_generations")).isEqualTo(generations);
+  }
+
+  private void assertHolderStillCommits() {
+    assertThat(store.commit(run.next(1))).isEqualTo(new CommitResult.Committed(4));
+    assertThat(store.records(TestRun.TASK, "run-a", dev.ratchet.store.RecordSet.TRACE, 1, 100))
+        .hasSize(7);
+  }
+
+  @Test
+  void theHoldersOwnCallCommitsEverythingAtOnce() throws SQLException {
+    CommitRequest r = run.next(2);
+    assertThat(call(r, token(), run.lease.version(), 3)).isEqualTo(1);
+    assertThat(store.load(TestRun.TASK, "run-a").orElseThrow().generation()).isEqualTo(4);
+    assertThat(count("ratchet_records")).isEqualTo(8);
+  }
+
+  @Test
+  void aWrongTokenWritesNothing() throws SQLException {
+    long k = count("ratchet_checkpoints");
+    long g = count("ratchet_generations");
+    CommitRequest r = run.next(2);
+    for (byte[] guess : List.of(new byte[32], run.lease.requireToken().hash().getBytes())) {
+      assertThat(call(r, guess, run.lease.version(), 3)).isEqualTo(0);
+    }
+    assertNothingWritten(k, g);
+    assertHolderStillCommits();
+  }
+
+  @Test
+  void aWrongFenceWritesNothing() throws SQLException {
+    long k = count("ratchet_checkpoints");
+    long g = count("ratchet_generations");
+    CommitRequest r = run.next(2);
+    for (long version : List.of(run.lease.version() - 1, run.lease.version() + 1)) {
+      assertThat(call(r, token(), version, 3)).isEqualTo(0);
+    }
+    assertNothingWritten(k, g);
+    assertHolderStillCommits();
+  }
+
+  @Test
+  void aStaleOrFutureGenerationWritesNothing() throws SQLException {
+    long k = count("ratchet_checkpoints");
+    long g = count("ratchet_generations");
+    CommitRequest r = run.next(2);
+    for (long expected : List.of(0L, 2L, 4L)) {
+      assertThat(call(r, token(), run.lease.version(), expected)).as("expected " + expected)
+          .isEqualTo(0);
+    }
+    assertNothingWritten(k, g);
+    assertHolderStillCommits();
+  }
+
+  @Test
+  void aRecordThatDoesNotContinueItsChainRollsTheWholeCallBack() throws SQLException {
+    long k = count("ratchet_checkpoints");
+    long g = count("ratchet_generations");
+    CommitRequest good = run.next(2);
+    StoredRecord first = good.records().get(0);
+    List<StoredRecord> forged =
+        List.of(
+            new StoredRecord(first.set(), first.sequence(), first.key(), "{}", first.chain()),
+            new StoredRecord(first.set(), first.sequence() + 5, "x", first.body(), first.chain()),
+            new StoredRecord(first.set(), 3, "1", first.body(), first.chain()));
+    for (StoredRecord bad : forged) {
+      CommitRequest r =
+          new CommitRequest(good.scope(), 3, run.lease, good.checkpoint(), List.of(bad));
+      Throwable t = catchThrowable(() -> call(r, token(), run.lease.version(), 3));
+      assertThat(t).as(bad.toString()).isInstanceOf(SQLException.class);
+      assertThat(((SQLException) t).getSQLState()).isEqualTo("RT422");
+      assertNothingWritten(k, g);
+    }
+    CommitRequest r =
+        new CommitRequest(good.scope(), 3, run.lease, good.checkpoint(), List.of(forged.get(0)));
+    Throwable t = catchThrowable(() -> store.commit(r));
+    assertThat(t).isInstanceOf(RatchetException.class);
+    assertThat(((RatchetException) t).code()).isEqualTo(ErrorCode.CONTRACT);
+    assertNothingWritten(k, g);
+    assertHolderStillCommits();
+  }
+
+  @Test
+  void contentThatDoesNotHashToItsDigestIsRefused() throws SQLException {
+    long k = count("ratchet_checkpoints");
+    long g = count("ratchet_generations");
+    CommitRequest good = run.next(1);
+    try (PreparedStatement ps =
+        worker.prepareStatement(
+            "SELECT o_rows FROM ratchet_commit('task-1', 'run-a', 'env-1', 3, repeat('0', 64),"
+                + " '{}', ?, ?, ?, 3, ARRAY[]::text[], ARRAY[]::bigint[], ARRAY[]::text[],"
+                + " ARRAY[]::text[], ARRAY[]::text[], ARRAY[]::text[])")) {
+      ps.setString(1, good.fence().owner());
+      ps.setLong(2, good.fence().leaseVersion());
+      ps.setBytes(3, token());
+      Throwable t = catchThrowable(ps::executeQuery);
+      assertThat(((SQLException) t).getSQLState()).isEqualTo("22023");
+    }
+    assertNothingWritten(k, g);
+    assertHolderStillCommits();
+  }
+}
