@@ -13,8 +13,8 @@ import java.util.Objects;
  *       INSERT, UPDATE or DELETE on any table;
  *   <li>a <b>worker</b> reads every table and executes the run functions ({@code ratchet_grant},
  *       {@code ratchet_renew}, {@code ratchet_release}, {@code ratchet_advance}, {@code
- *       ratchet_append}, {@code ratchet_put_content}, {@code ratchet_prune_content}, and since schema version 5 {@code ratchet_commit}, which does
- *       all of a commit in one call): {@code
+ *       ratchet_append}, {@code ratchet_put_content}, {@code ratchet_prune_content}, and since
+ *       schema version 5 {@code ratchet_commit}, which does all of a commit in one call): {@code
  *       SECURITY DEFINER} functions that check the lease token (D21) and judge the lease on the
  *       database clock, so it can move only its own runs, forward by one, under its live lease;
  *   <li>an <b>operator</b> is an inspector that may also deliver inbox items through {@code

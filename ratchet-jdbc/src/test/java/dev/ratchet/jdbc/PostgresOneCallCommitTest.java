@@ -79,10 +79,12 @@ class PostgresOneCallCommitTest {
       ps.setLong(8, leaseVersion);
       ps.setBytes(9, token);
       ps.setArray(10, worker.createArrayOf("text", map(recs, x -> x.set().wireName())));
-      ps.setArray(11, worker.createArrayOf("bigint", recs.stream().map(x -> x.sequence()).toArray()));
+      ps.setArray(
+          11, worker.createArrayOf("bigint", recs.stream().map(x -> x.sequence()).toArray()));
       ps.setArray(12, worker.createArrayOf("text", map(recs, StoredRecord::key)));
       ps.setArray(
-          13, worker.createArrayOf("text", map(recs, x -> Canonical.string(new JsonString(x.key())))));
+          13,
+          worker.createArrayOf("text", map(recs, x -> Canonical.string(new JsonString(x.key())))));
       ps.setArray(14, worker.createArrayOf("text", map(recs, StoredRecord::body)));
       ps.setArray(15, worker.createArrayOf("text", map(recs, StoredRecord::chain)));
       try (ResultSet rs = ps.executeQuery()) {
@@ -123,6 +125,63 @@ class PostgresOneCallCommitTest {
         .hasSize(7);
   }
 
+  /**
+   * The store's commit goes through {@code ratchet_commit} alone: with the version-2 write
+   * functions revoked from the worker it still commits, and still explains a stale generation and a
+   * wrong fence (reads only after the refused call).
+   */
+  @Test
+  void theStoreCommitsThroughTheOneCallFunctionAlone() {
+    List<String> old =
+        List.of(
+            "ratchet_advance(text, text, text, bigint, text, text, bigint, bytea, integer)",
+            "ratchet_append(text, text, text, bigint, text, text, text, text, bigint, bytea)",
+            "ratchet_put_content(text, text, text, bigint, text, text, bigint, bytea)",
+            "ratchet_prune_content(text, text, bigint, text[], text, bigint, bytea)");
+    schema.exec(
+        old.stream()
+            .map(
+                f ->
+                    "REVOKE EXECUTE ON FUNCTION "
+                        + schema.name
+                        + "."
+                        + f
+                        + " FROM "
+                        + Postgres.WORKER)
+            .toArray(String[]::new));
+    try {
+      CommitRequest good = run.next(2);
+      CommitRequest stale =
+          new CommitRequest(good.scope(), 2, run.lease, good.checkpoint(), good.records());
+      assertThat(store.commit(stale)).isEqualTo(new CommitResult.LostRace(3));
+      dev.ratchet.store.Lease later =
+          new dev.ratchet.store.Lease(
+              run.lease.runId(),
+              run.lease.owner(),
+              run.lease.version() + 1,
+              run.lease.expiresAt(),
+              run.lease.token());
+      CommitRequest fenced =
+          new CommitRequest(good.scope(), 3, later, good.checkpoint(), good.records());
+      assertThat(store.commit(fenced)).isInstanceOf(CommitResult.Fenced.class);
+      assertThat(store.commit(good)).isEqualTo(new CommitResult.Committed(4));
+      assertThat(store.records(TestRun.TASK, "run-a", dev.ratchet.store.RecordSet.TRACE, 1, 100))
+          .hasSize(8);
+    } finally {
+      schema.exec(
+          old.stream()
+              .map(
+                  f ->
+                      "GRANT EXECUTE ON FUNCTION "
+                          + schema.name
+                          + "."
+                          + f
+                          + " TO "
+                          + Postgres.WORKER)
+              .toArray(String[]::new));
+    }
+  }
+
   @Test
   void theHoldersOwnCallCommitsEverythingAtOnce() throws SQLException {
     CommitRequest r = run.next(2);
@@ -161,7 +220,8 @@ class PostgresOneCallCommitTest {
     long g = count("ratchet_generations");
     CommitRequest r = run.next(2);
     for (long expected : List.of(0L, 2L, 4L)) {
-      assertThat(call(r, token(), run.lease.version(), expected)).as("expected " + expected)
+      assertThat(call(r, token(), run.lease.version(), expected))
+          .as("expected " + expected)
           .isEqualTo(0);
     }
     assertNothingWritten(k, g);

@@ -158,8 +158,8 @@ public final class Committer {
   /**
    * A lone request needs no savepoint: a refusal before any write commits nothing, and a failure
    * after one rolls the whole transaction back. On the one-call path its statement is its own
-   * transaction (no separate COMMIT), so the commit costs one round trip; a refusal is explained
-   * by reads after it (docs/store.md "Statements per commit").
+   * transaction (no separate COMMIT), so the commit costs one round trip; a refusal is explained by
+   * reads after it (docs/store.md "Statements per commit").
    */
   private Applied alone(CommitRequest r, String digest) {
     try {

@@ -30,13 +30,15 @@ class SchemaResourcesTest {
               "cabe3afab1a3a2316ae0faf24c367dbc840ea8164b401ef79cfd3d3641329442",
               "5a52f2c3ac17f2193312a5042264c21ab8b03760f76427fa269ab60f4e1024ab",
               "9f4a38fa348f98aec9bc91cf8369af097f4c0e57c13fb09ead79a2a11290e444",
-              "c82439b96e99b05b6ba7f95efc32f1d6156f3f77b50c26ee039ba0f1b14b7513"),
+              "c82439b96e99b05b6ba7f95efc32f1d6156f3f77b50c26ee039ba0f1b14b7513",
+              "d6ec28f83473990ca1446eb04179b964433f567b2a693c0d4fd552fbfea05057"),
           "postgresql",
           List.of(
               "05dfd6a646ab15ed2faf6a3f9acf9b7c45dbfd97ef647cd92ede5713bfdea96d",
               "8e0e00a0a1ecd2e7df20b6d46d4c9b4b11de5d1ee1fb57ca33651c77f0910efb",
               "9ff77a38668423a0ab2836b3317b5e4d43a47038b62e0cfbf9aa76b9aa2b67eb",
-              "462a0b380bd0db4a1880ecdff031dbcb78c505f20b34188c4db362d6f06f2a59"));
+              "462a0b380bd0db4a1880ecdff031dbcb78c505f20b34188c4db362d6f06f2a59",
+              "285f90e705829306e889a9996338a69e8ef5b0d324cc7e192103dcf7a7cf0bc8"));
 
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgresql"})

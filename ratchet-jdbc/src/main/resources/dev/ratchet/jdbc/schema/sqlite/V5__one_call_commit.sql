@@ -1,0 +1,7 @@
+-- SQLite schema, version 5 (issue 16, ADR 0043): no change. PostgreSQL's version 5 adds
+-- ratchet_commit (a whole commit in one call); SQLite runs in-process, so a commit costs no round
+-- trips and keeps its statements in Java (docs/store.md "Statements per commit"). Each database
+-- records its own version, so SQLite would not need this file; it exists so that one version
+-- number names one release on both dialects and later migrations stay numbered alike. Released:
+-- never edit this file; add the next version instead.
+-- description: no change (PostgreSQL version 5 adds ratchet_commit)
