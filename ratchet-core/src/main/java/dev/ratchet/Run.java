@@ -132,6 +132,16 @@ public final class Run implements AutoCloseable {
     engine.failPermanently(refusal);
   }
 
+  /**
+   * Drops the pending write {@code actionId} while it waits for its approval, for example because
+   * the approval expired (ADR 0072): traced {@code intent_withdrawn} with {@code reason}. Refused
+   * ({@code CONTRACT}) unless the write needs an approval, has none, and the adapter holds no
+   * receipt under its key. Returns what a caller tells its driver (a model: as the tool's result).
+   */
+  public dev.ratchet.outcome.IntentRejected withdraw(String actionId, String reason) {
+    return dev.ratchet.internal.Rejections.withdraw(engine, actionId, reason);
+  }
+
   /** Adds caller-measured spend (for example model tokens) to the cost budget. */
   public void reportCost(long units) {
     engine.reportCost(units);

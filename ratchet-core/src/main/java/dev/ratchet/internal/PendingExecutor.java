@@ -43,6 +43,12 @@ final class PendingExecutor {
   }
 
   private String awaitingWhy;
+  private String rejectedWhy;
+
+  /** After {@link #reconcile} returned null while recovering: why a rejection dropped the write. */
+  String rejectedWhy() {
+    return rejectedWhy;
+  }
 
   /**
    * After {@link #reconcile} returned null while recovering: why no inbox approval was accepted
@@ -84,6 +90,17 @@ final class PendingExecutor {
           "pending write " + actionId + " was planned against a state that no longer holds");
     }
     Refusals refusals = Approvals.newRefusals();
+    if (p.approval() == null && ctx.task().requiresApproval(p.action().kind())) {
+      // ADR 0072: a signed rejection drops the unapproved write before any approval is consumed.
+      JsonObject rejected = Rejections.consume(engine, p, refusals);
+      if (rejected != null && recovering) {
+        rejectedWhy = Rejections.refusal(p, rejected).getMessage();
+        return null;
+      }
+      if (rejected != null) {
+        throw Rejections.refusal(p, rejected);
+      }
+    }
     PendingIntent approved = ensureApproval(p, refusals);
     if (approved == null) {
       if (recovering) {

@@ -227,6 +227,10 @@ public final class Runs {
     }
     PendingExecutor executor = new PendingExecutor(engine, true);
     StepOutcome o = executor.reconcile(actionId);
+    if (o == null && executor.rejectedWhy() != null) {
+      return new Recovery(
+          engine.generation(), found, Recovery.Did.REJECTED, null, executor.rejectedWhy());
+    }
     if (o == null) {
       return new Recovery(
           engine.generation(), found, Recovery.Did.AWAITING_APPROVAL, null, executor.awaitingWhy());

@@ -39,6 +39,10 @@ public enum TraceOutcome {
   CANCEL_REQUESTED("cancel_requested"),
   /** Inbox cancels refused (untrusted, bad signature, wrong binding, malformed). */
   CANCEL_REJECTED("cancel_rejected"),
+  /** An approver's signed rejection dropped an unapproved pending write (ADR 0072). */
+  INTENT_REJECTED("intent_rejected"),
+  /** A driver withdrew an unapproved pending write, e.g. its approval expired (ADR 0072). */
+  INTENT_WITHDRAWN("intent_withdrawn"),
   /** The driver cannot get past a policy refusal; the run ends failed (ADR 0050). */
   PERMANENTLY_REFUSED("permanently_refused"),
   /** Key material was found in evidence and replaced (SPEC D27). */

@@ -77,6 +77,8 @@ public record Recovery(long generation, Found found, Did did, StepOutcome outcom
     FROZEN("frozen"),
     /** A signed operator cancel ended the run (nothing was pending). */
     CANCELLED("cancelled"),
+    /** An approver's signed rejection dropped the unapproved pending write (ADR 0072). */
+    REJECTED("rejected"),
     /** The pending write needs an approval no valid inbox item supplies; it stays pending. */
     AWAITING_APPROVAL("awaiting_approval");
 
