@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       TraceCommand.class,
       ApproveCommand.class,
       RefreshApprovalCommand.class,
+      RejectCommand.class,
       ReviewCommand.class,
       CancelCommand.class,
       WorkCommand.class,

@@ -10,6 +10,7 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.output.TokenUsage;
 import dev.ratchet.Run;
+import dev.ratchet.error.ApprovalMissing;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Json;
@@ -23,6 +24,7 @@ import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.model.TraceEvent;
+import dev.ratchet.outcome.IntentRejected;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.worker.DriveResult;
 import java.util.ArrayList;
@@ -49,7 +51,10 @@ import java.util.function.BooleanSupplier;
  *       model's arguments, so a re-planning model cannot fire an effect again under a key of its
  *       own.
  *   <li>A write that needs an approval leaves the run waiting ({@link DriveResult#waiting}); the
- *       next drive after the approval arrives executes it and continues with its result.
+ *       next drive after the approval arrives executes it and continues with its result. A rejected
+ *       write (an approver's signed rejection) or one whose approval expired is dropped without
+ *       running and the model gets that as the tool's result (ADR 0072); a changed call is a new
+ *       intent that needs its own approval.
  * </ul>
  */
 public final class DurableAgent {
@@ -163,12 +168,8 @@ public final class DurableAgent {
     if (pending != null && pending.action().actionId().equals(actionId)) {
       return execute(run, actionId);
     }
-    Optional<TraceEvent> decided = lastEvent(run, actionId);
-    if (decided.isPresent()) {
-      TraceEvent e = decided.get();
-      return ToolOutcome.text(
-          actionId,
-          JsonObject.builder().put("outcome", e.outcome()).put("detail", e.detail()).build());
+    if (lastEvent(run, actionId).isPresent()) {
+      return decided(run, actionId);
     }
     JsonValue parsed;
     try {
@@ -197,6 +198,15 @@ public final class DurableAgent {
   private static ToolOutcome execute(Run run, String actionId) {
     try {
       return ToolOutcome.of(run.execute(actionId));
+    } catch (IntentRejected e) {
+      return decided(run, actionId); // an approver rejected it: the model re-plans (ADR 0072)
+    } catch (ApprovalMissing e) {
+      if (!e.expired()) {
+        return ToolOutcome.waitingFor(actionId);
+      }
+      // Its approval expired before it ran: withdrawn, and the model is told so (ADR 0072).
+      run.withdraw(actionId, "approval_expired");
+      return decided(run, actionId);
     } catch (RatchetException e) {
       if (e.code() == ErrorCode.APPROVAL) {
         return ToolOutcome.waitingFor(actionId);
@@ -219,6 +229,14 @@ public final class DurableAgent {
       remember(
           run, conversation, Messages.user("finish refused (" + e.code() + "): " + e.getMessage()));
     }
+  }
+
+  /** A decided call's outcome as the trace holds it: the tool's result after a crash, too. */
+  private static ToolOutcome decided(Run run, String actionId) {
+    TraceEvent e = lastEvent(run, actionId).orElseThrow();
+    return ToolOutcome.text(
+        actionId,
+        JsonObject.builder().put("outcome", e.outcome()).put("detail", e.detail()).build());
   }
 
   private static boolean fatal(RatchetException e) {
