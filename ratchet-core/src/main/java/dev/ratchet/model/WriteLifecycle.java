@@ -97,6 +97,18 @@ public final class WriteLifecycle {
         TraceOutcome.STALE_OBSERVATION,
         null,
         "no receipt and the pre-state no longer holds: discarded"),
+    REJECT(
+        Stage.INTENT_COMMITTED,
+        Stage.NO_WRITE,
+        TraceOutcome.INTENT_REJECTED,
+        null,
+        "an approver's signed rejection drops the unapproved write (ADR 0072)"),
+    WITHDRAW(
+        Stage.INTENT_COMMITTED,
+        Stage.NO_WRITE,
+        TraceOutcome.INTENT_WITHDRAWN,
+        null,
+        "the driver withdraws the unapproved write, e.g. its approval expired (ADR 0072)"),
     CONFLICT(
         Stage.ADAPTER_CALLED,
         Stage.FROZEN,

@@ -110,6 +110,22 @@ class WriteLifecycleCoverageTest {
           ws.externalWrite("log.txt", "moved\n");
           run.execute("a1");
         });
+    // An approver rejects the unapproved write; a second one is withdrawn (ADR 0072).
+    scenario(
+        new String[] {"write_file"},
+        (f, task) -> {
+          InMemoryWorkspace ws = f.workspace();
+          Run run = f.ratchet("w1").start(task, "run-1", ws);
+          run.propose(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+          f.ratchet("approver")
+              .deliver(
+                  dev.ratchet.model.ApprovalRejection.ofPending(
+                      "alice", run.state(), task, "no", "reject-1"),
+                  f.approverKey);
+          org.assertj.core.api.Assertions.catchThrowable(() -> run.execute("a1"));
+          run.propose(run.action("a2", "write_file", write("app.py", RuntimeFixture.FIXED)));
+          run.withdraw("a2", "approval_expired");
+        });
     // The same change found at recovery is drift.
     scenario(
         new String[0],
