@@ -2,11 +2,16 @@ package dev.ratchet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratchet.testkit.LeakScan;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,8 +25,7 @@ class DemoAgentProcessTest {
   @Test
   void theAgentDemoSurvivesTwoSigkillsAndPasses() throws IOException {
     ProcessCli cli = new ProcessCli(Files.createDirectories(dir.resolve("work")));
-    cli.jvmArgs.add("-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp")));
-    ProcessCli.Result r = cli.run("demo", "agent");
+    ProcessCli.Result r = cli.run("demo", "agent", "--keep");
     assertThat(r.exit()).as(r.all()).isZero();
     assertThat(r.out())
         .contains("SIGKILL at after_intent_commit (exit 137)")
@@ -35,10 +39,30 @@ class DemoAgentProcessTest {
             .matcher(r.out());
     assertThat(passed.find()).as(r.out()).isTrue();
     assertThat(Double.parseDouble(passed.group(1))).isLessThan(60);
-    try (var left = Files.list(dir.resolve("tmp"))) {
-      assertThat(left.filter(p -> p.getFileName().toString().startsWith("ratchet-demo-agent-")))
-          .as("a passing demo removes its directory")
-          .isEmpty();
+    noKeyMaterialIn(r.all());
+  }
+
+  /** The demo's checkpoint key and approver seed never appear in its output. */
+  private static void noKeyMaterialIn(String output) throws IOException {
+    Matcher m = Pattern.compile("files kept in (\\S+)").matcher(output);
+    assertThat(m.find()).as("--keep names the directory").isTrue();
+    Path kept = Path.of(m.group(1));
+    Map<String, byte[]> secrets = new LinkedHashMap<>();
+    try (Stream<Path> s = Files.list(kept.resolve("keys"))) {
+      s.forEach(p -> secrets.put(p.getFileName().toString(), read(p)));
+    }
+    assertThat(secrets).hasSize(2);
+    assertThat(LeakScan.of(secrets).check("demo agent output", output).findings()).isEmpty();
+    try (Stream<Path> s = Files.walk(kept)) {
+      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
+  private static byte[] read(Path p) {
+    try {
+      return Files.readAllBytes(p);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 

@@ -22,6 +22,7 @@ import dev.ratchet.sign.TrustRoot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
@@ -65,8 +66,11 @@ final class AgentDemoSetup {
     for (String name : List.of(CHECKPOINT_KEY, APPROVER_SEED)) {
       Path f = keys.resolve(name);
       Files.write(f, Seams.secureEntropy().bytes(32));
-      f.toFile().setReadable(false, false);
-      f.toFile().setReadable(true, true);
+      try {
+        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
+      } catch (UnsupportedOperationException e) {
+        // Not a POSIX file system: the temporary directory is the user's own.
+      }
     }
   }
 

@@ -49,7 +49,8 @@ public final class AgentDemoWorker {
     Clock clock = Clock.offset(Clock.systemUTC(), ahead);
     TaskSpec task = part.task();
     try (JdbcStore store = AgentDemoSetup.store(dir, clock);
-        WorkspaceAdapter ws = AgentDemoSetup.workspace(dir, clock, seam)) {
+        WorkspaceAdapter ws =
+            part == Part.REPAIR ? AgentDemoSetup.workspace(dir, clock, seam) : null) {
       EnvironmentAdapter adapter = part == Part.REPAIR ? ws : ledger(dir, ledger, seam);
       Ratchet ratchet = AgentDemoSetup.ratchet(dir, store, clock, seam, "demo-worker-" + worker);
       try (Run run =
