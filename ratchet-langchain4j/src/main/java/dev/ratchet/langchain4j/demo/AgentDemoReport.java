@@ -65,6 +65,9 @@ final class AgentDemoReport {
       problems.add("expected 3 writes with a receipt, found " + writes.size());
     }
     writes.print(out);
+    out.println(
+        "(approval_rejected: the worker found no valid approval yet and the write waited;"
+            + " approval_consumed: alice's signed approval was used)");
 
     out.println();
     DemoTable calls = new DemoTable("AGENT", "MODEL DECISION", "MODEL CALLS");
