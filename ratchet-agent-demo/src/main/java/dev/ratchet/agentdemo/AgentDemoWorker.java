@@ -1,4 +1,4 @@
-package dev.ratchet.langchain4j.demo;
+package dev.ratchet.agentdemo;
 
 import dev.ratchet.Ratchet;
 import dev.ratchet.Run;
@@ -6,10 +6,10 @@ import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapters.IdempotentHttpAdapter;
 import dev.ratchet.adapters.LedgerApi;
 import dev.ratchet.adapters.WorkspaceAdapter;
+import dev.ratchet.agentdemo.AgentDemoSetup.Part;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.langchain4j.DurableAgent;
-import dev.ratchet.langchain4j.demo.AgentDemoSetup.Part;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.model.TraceEvent;
 import dev.ratchet.outcome.Recovery;

@@ -1,4 +1,4 @@
-package dev.ratchet.langchain4j.demo;
+package dev.ratchet.agentdemo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,11 +1,11 @@
-package dev.ratchet.langchain4j.demo;
+package dev.ratchet.agentdemo;
 
 import dev.ratchet.adapters.LedgerApi;
+import dev.ratchet.agentdemo.AgentDemoSetup.Part;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.harness.ledger.ReferenceService;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
-import dev.ratchet.langchain4j.demo.AgentDemoSetup.Part;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import java.io.IOException;

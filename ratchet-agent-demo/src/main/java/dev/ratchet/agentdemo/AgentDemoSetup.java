@@ -1,4 +1,4 @@
-package dev.ratchet.langchain4j.demo;
+package dev.ratchet.agentdemo;
 
 import dev.ratchet.Ratchet;
 import dev.ratchet.adapters.LedgerApi;

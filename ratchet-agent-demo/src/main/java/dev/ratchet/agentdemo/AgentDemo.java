@@ -1,16 +1,16 @@
-package dev.ratchet.langchain4j.demo;
+package dev.ratchet.agentdemo;
 
 import dev.ratchet.Ratchet;
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapters.HttpAction;
 import dev.ratchet.adapters.LedgerApi;
 import dev.ratchet.adapters.WorkspaceAdapter;
+import dev.ratchet.agentdemo.AgentDemoSetup.Part;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.harness.ChildJvm;
 import dev.ratchet.harness.ledger.ReferenceService;
 import dev.ratchet.jdbc.JdbcStore;
-import dev.ratchet.langchain4j.demo.AgentDemoSetup.Part;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.RunState;
