@@ -1,4 +1,4 @@
-package dev.ratchet.jdbc;
+package dev.ratchet.testkit;
 
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.Lease;
@@ -7,17 +7,12 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Delegates everything but the runtime's own revalidation ({@code check}, {@code renew}), which
- * always passes: a worker whose pre-checks are fooled, so that only the store's compare-and-set or
- * the adapter's fence check can stop it.
+ * A lease store that lies to its worker: grants, take-overs, releases and lookups go to the real
+ * store, but the runtime's own revalidation ({@code check}, {@code renew}) always passes. A worker
+ * fooled so, whose lease has lapsed or been taken over, reaches the store's commit, where only the
+ * store's compare-and-set (or the adapter's fence check) can stop it.
  */
-final class LyingLeases implements LeaseStore {
-  private final LeaseStore real;
-
-  LyingLeases(LeaseStore real) {
-    this.real = real;
-  }
-
+public record LyingLeases(LeaseStore real) implements LeaseStore {
   @Override
   public Optional<Lease> acquire(String runId, String owner, Duration ttl) {
     return real.acquire(runId, owner, ttl);
@@ -28,6 +23,7 @@ final class LyingLeases implements LeaseStore {
     return real.takeOver(runId, owner, ttl);
   }
 
+  /** Renews without asking the store. */
   @Override
   public Lease renew(Lease lease, Duration ttl) {
     return lease;
@@ -43,6 +39,7 @@ final class LyingLeases implements LeaseStore {
     return real.current(runId);
   }
 
+  /** Checks nothing. */
   @Override
   public void check(Fence fence) {}
 }
