@@ -3,7 +3,6 @@ package dev.ratchet.cli.internal;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
-import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
@@ -38,23 +37,7 @@ public final class Decisions {
       String decision,
       Observation live,
       String nonce) {
-    ReviewCase c = s.review();
-    return new ReviewDecision(
-        reviewerId,
-        s.taskId(),
-        s.runId(),
-        task.policyId(),
-        task.policyVersion(),
-        c.caseId(),
-        c.pending() == null ? null : c.pending().action().actionId(),
-        c.pending() == null ? null : c.pending().key(),
-        c.pending() == null ? null : c.pending().intentDigest(),
-        c.observedReceipt() == null ? null : c.observedReceipt().intentDigest(),
-        c.observedReceiptFingerprint(),
-        live.instanceId(),
-        live.revision(),
-        decision,
-        nonce);
+    return ReviewDecision.onCase(reviewerId, s, task, decision, live, nonce);
   }
 
   public static void deliver(
