@@ -97,26 +97,22 @@ final class DemoAgent {
   }
 
   private void report(StepOutcome o) {
-    StringBuilder line =
-        new StringBuilder("step ")
-            .append(Math.min(run.state().cursor(), plan.size()))
-            .append('/')
-            .append(plan.size())
-            .append("  ")
-            .append(o.actionId())
-            .append(": ")
-            .append(o.kind().name().toLowerCase(Locale.ROOT));
+    String line =
+        String.format(
+            Locale.ROOT,
+            "step %d/%d  %s: %s",
+            Math.min(run.state().cursor(), plan.size()),
+            plan.size(),
+            o.actionId(),
+            o.kind().name().toLowerCase(Locale.ROOT));
     if (o.receipt() != null) {
-      line.append(" (revision ")
-          .append(o.receipt().revisionBefore())
-          .append(" -> ")
-          .append(o.receipt().revisionAfter())
-          .append(')');
+      line +=
+          " (revision " + o.receipt().revisionBefore() + " -> " + o.receipt().revisionAfter() + ")";
     }
     if (o.kind() == StepOutcome.Kind.FROZEN && o.review() != null) {
-      line.append(" -> needs_review (").append(o.review().reason()).append(')');
+      line += " -> needs_review (" + o.review().reason() + ")";
     }
-    progress.accept(line.toString());
+    progress.accept(line);
   }
 
   private static String text(StepOutcome o, String key) {
