@@ -12,11 +12,8 @@ import dev.ratchet.model.TraceEvent;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.outcome.Recovery;
 import dev.ratchet.outcome.StepOutcome;
-import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.Lease;
-import dev.ratchet.store.RecordMac;
 import dev.ratchet.store.RecordSet;
-import dev.ratchet.store.StoredRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -186,26 +183,15 @@ public final class Run implements AutoCloseable {
     return engine.state().binding().revision();
   }
 
-  /** The run's committed trace, in order (read from the store; a copy). */
+  /**
+   * The run's committed trace, in order (read from the store; a copy). Every event is authenticated
+   * as {@code verify} does (D20): the chain is recomputed to the signed head, and an event sealed
+   * under a key since removed or revoked authenticates through that head (ADR 0032).
+   */
   public List<TraceEvent> trace() {
-    RunState s = engine.state();
-    CheckpointStore store = engine.ctx().store();
-    long count = s.head(RecordSet.TRACE).count();
     List<TraceEvent> out = new ArrayList<>();
-    while (out.size() < count) {
-      int page = (int) Math.min(1_000, count - out.size());
-      List<StoredRecord> records =
-          store.records(s.taskId(), s.runId(), RecordSet.TRACE, out.size() + 1L, page);
-      if (records.isEmpty()) {
-        break;
-      }
-      for (StoredRecord r : records) {
-        // Each event's MAC is checked like every record the runtime reads (D20).
-        out.add(
-            TraceEvent.fromJson(
-                RecordMac.open(engine.ctx().keys(), s.taskId(), s.runId(), r),
-                "trace[" + r.sequence() + "]"));
-      }
+    for (JsonObject body : engine.records(RecordSet.TRACE)) {
+      out.add(TraceEvent.fromJson(body, "trace[" + (out.size() + 1) + "]"));
     }
     return List.copyOf(out);
   }

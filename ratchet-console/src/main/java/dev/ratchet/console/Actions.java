@@ -186,7 +186,7 @@ final class Actions {
       requireTrusted(s.reviewers(), key, "reviewer");
       Observation live = c.adapter().observe();
       ReviewDecision d =
-          Decisions.decision(
+          ReviewDecision.onCase(
               key.label(),
               c.state(),
               c.task().task(),

@@ -137,10 +137,6 @@ public final class Views {
         .build();
   }
 
-  public static JsonObject inboxItem(InboxItem item) {
-    return inboxItem(item, null);
-  }
-
   /**
    * An inbox item, described from its envelope (signer, key id and what it is for), with its
    * status: {@code delivered}, or {@code refused: <reason>} when a worker refused it (the reason a

@@ -1,4 +1,4 @@
-package dev.ratchet.cli.internal;
+package dev.ratchet.harness.demo;
 
 import dev.ratchet.adapter.AdapterOutcome;
 import dev.ratchet.adapter.ApprovalBinding;

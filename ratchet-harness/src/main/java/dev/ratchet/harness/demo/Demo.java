@@ -1,22 +1,24 @@
-package dev.ratchet.cli.internal;
+package dev.ratchet.harness.demo;
 
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.json.Fields;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonString;
 import dev.ratchet.model.RunState;
 import dev.ratchet.seam.CrashPoint;
-import dev.ratchet.seam.CrashSeam;
-import dev.ratchet.sign.Role;
+import dev.ratchet.seam.Entropy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * {@code ratchet demo}: the demo task on a fresh SQLite store (content and marks in two files, so
@@ -26,6 +28,10 @@ import java.util.Locale;
  * needs_review and a signed replan resolves it with a new key. Then every intent's effects are
  * counted in the ledger file itself, the final state is verified, and the demo exits non-zero if
  * any count is not 1 or the run did not complete verified.
+ *
+ * <p>A harness apart from the command line (ADR 0011): it drives the run through public seams only,
+ * the library's front door, the task-file format, key files and the store's public API; the {@code
+ * ratchet demo} command only calls {@link #run}.
  */
 public final class Demo {
   static final long LEASE_TTL_MS = 2_000;
@@ -33,47 +39,44 @@ public final class Demo {
   /** One crash and what the next recovery made of it. */
   record Row(String window, String step, String found, String did) {}
 
-  private final Services services;
+  private final InstantSource clock;
+  private final Entropy entropy;
   private final PrintWriter out;
   private final Path dir;
   private final boolean canary;
-  private final Settings settings;
+  private final DemoHome home;
   private final long startedMs;
   private final List<Row> rows = new ArrayList<>();
   private final List<String> problems = new ArrayList<>();
   private int workers;
   private int kills;
-  private final java.util.Set<String> windowsKilled = new java.util.TreeSet<>();
+  private final Set<String> windowsKilled = new TreeSet<>();
   private String quarantinedKey;
   private final DemoOperator operator = new DemoOperator(this);
 
-  private Demo(Services services, PrintWriter out, Path dir, boolean canary) {
-    this.services = services;
+  private Demo(InstantSource clock, Entropy entropy, PrintWriter out, Path dir, boolean canary) {
+    this.clock = clock;
+    this.entropy = entropy;
     this.out = out;
     this.dir = dir;
     this.canary = canary;
-    Path home = dir.resolve("home");
-    this.settings =
-        new Settings(
-            home,
-            "sqlite:" + home.resolve("content.db"),
-            "sqlite:" + home.resolve("marks.db"),
-            List.of(),
-            null,
-            null,
-            null,
-            null);
-    this.startedMs = services.clock().millis();
+    this.home = new DemoHome(dir.resolve("home"));
+    this.startedMs = clock.millis();
   }
 
-  /** Runs the demo in {@code dir} (empty) and returns its exit code. */
-  public static int run(Services services, PrintWriter out, Path dir, boolean canary) {
-    return new Demo(services, out, dir, canary).run();
+  /**
+   * Runs the demo in {@code dir} (empty) and returns its exit code: 0 only when every intent took
+   * effect once and the run completed verified. {@code canary} puts the key-changing canary (SPEC
+   * D18) in every worker, so that the demo must fail.
+   */
+  public static int run(
+      InstantSource clock, Entropy entropy, PrintWriter out, Path dir, boolean canary) {
+    return new Demo(clock, entropy, out, dir, canary).run();
   }
 
   private int run() {
     Path workspace = dir.resolve("workspace");
-    Path taskFile = dir.resolve("ledger-task.json");
+    Path taskFile = taskFile();
     setUp(workspace, taskFile);
     say(
         "demo in "
@@ -98,7 +101,7 @@ public final class Demo {
     String pendingStep = null;
     boolean first = true;
     for (CrashPoint w : windows) {
-      WorkerProcess.Ended e = worker(first ? taskFile : null, w);
+      DemoWorkers.Ended e = worker(first ? taskFile : null, w);
       first = false;
       closeRow(pendingWindow, pendingStep, e);
       if (!expectKilled(e, w)) {
@@ -109,14 +112,14 @@ public final class Demo {
     }
     // The conflict: a worker dies right after committing the intent of e5; a foreign client then
     // uses that idempotency key for another write at the adapter.
-    WorkerProcess.Ended e = worker(null, CrashPoint.AFTER_INTENT_COMMIT);
+    DemoWorkers.Ended e = worker(null, CrashPoint.AFTER_INTENT_COMMIT);
     closeRow(pendingWindow, pendingStep, e);
     if (!expectKilled(e, CrashPoint.AFTER_INTENT_COMMIT)) {
       return report();
     }
     pendingStep = stepAtIssue(CrashPoint.AFTER_INTENT_COMMIT);
     quarantinedKey = operator.foreignWrite();
-    WorkerProcess.Ended frozen = worker(null, null);
+    DemoWorkers.Ended frozen = worker(null, null);
     closeRow("after_intent_commit + foreign write", pendingStep, frozen);
     if (frozen.exitCode() != ErrorCode.REVIEW_REQUIRED.exitCode() || !operator.isFrozen()) {
       problems.add(
@@ -124,7 +127,7 @@ public final class Demo {
       return report();
     }
     operator.signReplan();
-    WorkerProcess.Ended last = worker(null, null);
+    DemoWorkers.Ended last = worker(null, null);
     if (last.exitCode() != 0) {
       problems.add("the last worker ended with exit " + last.exitCode() + ": " + tail(last));
     }
@@ -135,18 +138,7 @@ public final class Demo {
     try {
       Files.createDirectories(workspace);
       Files.writeString(workspace.resolve(DemoScenario.LEDGER), DemoScenario.HEADER);
-      Home home = settings.resolvedHome();
-      KeyFiles.create(home.keys().resolve("ckpt-1.key"), services.entropy());
-      KeyFiles.activate(home.keys(), "ckpt-1");
-      KeyConfig.install(
-          home.approvers(),
-          KeyConfig.createIdentity(
-                  home.identity(Role.APPROVER, "alice"), "alice", services.entropy())
-              .trusted());
-      KeyConfig.install(
-          home.reviewers(),
-          KeyConfig.createIdentity(home.identity(Role.REVIEWER, "rita"), "rita", services.entropy())
-              .trusted());
+      home.create(entropy);
       Files.writeString(
           taskFile, DemoScenario.taskFile(workspace, "workspace"), StandardCharsets.UTF_8);
     } catch (IOException ex) {
@@ -154,24 +146,23 @@ public final class Demo {
     }
   }
 
-  private WorkerProcess.Ended worker(Path start, CrashPoint crashAt) {
+  private DemoWorkers.Ended worker(Path start, CrashPoint crashAt) {
     workers++;
-    List<String> args = new ArrayList<>(List.of("--run-id", DemoScenario.RUN_ID));
-    args.addAll(
-        List.of(
-            "--home",
-            settings.home().toString(),
-            "--store",
-            settings.store(),
-            "--mark-store",
-            settings.markStore(),
-            "--lease-ttl-ms",
-            Long.toString(LEASE_TTL_MS),
-            "--await-approval",
-            "--worker-id",
-            "demo-worker-" + workers));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--run-id",
+                DemoScenario.RUN_ID,
+                "--home",
+                home.dir().toString(),
+                "--task",
+                taskFile().toString(),
+                "--lease-ttl-ms",
+                Long.toString(LEASE_TTL_MS),
+                "--worker-id",
+                "demo-worker-" + workers));
     if (start != null) {
-      args.addAll(List.of("--start", start.toString()));
+      args.add("--start");
     }
     if (crashAt != null) {
       args.addAll(List.of("--crash-at", crashAt.name()));
@@ -186,13 +177,13 @@ public final class Demo {
             + (crashAt == null
                 ? ""
                 : ", to be killed at " + crashAt.name().toLowerCase(Locale.ROOT)));
-    WorkerProcess.Ended e =
-        WorkerProcess.run(
+    DemoWorkers.Ended e =
+        DemoWorkers.run(
             args,
             line -> say("  " + line),
             json -> {
               JsonObject r = (JsonObject) Json.parse(json);
-              say("  recovery: found " + Views.text(r, "found") + ", did " + Views.text(r, "did"));
+              say("  recovery: found " + text(r, "found") + ", did " + text(r, "did"));
             },
             operator::approve);
     if (e.killed()) {
@@ -208,7 +199,7 @@ public final class Demo {
     return e;
   }
 
-  private boolean expectKilled(WorkerProcess.Ended e, CrashPoint w) {
+  private boolean expectKilled(DemoWorkers.Ended e, CrashPoint w) {
     if (e.killed() && w.name().equals(e.crashPoint())) {
       return true;
     }
@@ -224,7 +215,7 @@ public final class Demo {
     return false;
   }
 
-  private void closeRow(String window, String step, WorkerProcess.Ended next) {
+  private void closeRow(String window, String step, DemoWorkers.Ended next) {
     if (window == null) {
       return;
     }
@@ -232,10 +223,10 @@ public final class Demo {
     String did = "-";
     if (next.recoveryJson() != null) {
       JsonObject r = (JsonObject) Json.parse(next.recoveryJson());
-      found = Views.text(r, "found");
-      did = Views.text(r, "did");
-      if (!Views.text(r, "review_reason").isEmpty()) {
-        did += " (" + Views.text(r, "review_reason") + ")";
+      found = text(r, "found");
+      did = text(r, "did");
+      if (!text(r, "review_reason").isEmpty()) {
+        did += " (" + text(r, "review_reason") + ")";
       }
     }
     rows.add(new Row(window, step, found, did));
@@ -243,8 +234,8 @@ public final class Demo {
 
   /** The plan step the crash concerned, read from the verified state the crash left. */
   private String stepAtIssue(CrashPoint w) {
-    try (Session s = session()) {
-      RunState st = s.check(DemoScenario.RUN_ID).state();
+    try (DemoRun r = new DemoRun(this)) {
+      RunState st = r.state;
       if (st.pending() != null) {
         return stepOf(st.pending().action().actionId());
       }
@@ -258,18 +249,26 @@ public final class Demo {
     return hash < 0 ? actionId : actionId.substring(0, hash);
   }
 
-  private Session session() {
-    return Session.open(services, settings, StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE);
-  }
-
   private int report() {
     return DemoReport.print(this);
   }
 
   // ---- accessors for the report ------------------------------------------------------------
 
-  Services services() {
-    return services;
+  InstantSource clock() {
+    return clock;
+  }
+
+  Entropy entropy() {
+    return entropy;
+  }
+
+  DemoHome home() {
+    return home;
+  }
+
+  Path taskFile() {
+    return dir.resolve("ledger-task.json");
   }
 
   PrintWriter out() {
@@ -312,24 +311,20 @@ public final class Demo {
     return startedMs;
   }
 
-  Session openSession() {
-    return session();
-  }
-
   void say(String line) {
-    long ms = services.clock().millis() - startedMs;
+    long ms = clock.millis() - startedMs;
     out.printf(Locale.ROOT, "[%5.1fs] %s%n", ms / 1000.0, line);
     out.flush();
   }
 
-  static String tail(WorkerProcess.Ended e) {
+  static String tail(DemoWorkers.Ended e) {
     List<String> l = e.lines();
     return l.isEmpty()
         ? "(no output)"
         : String.join(" | ", l.subList(Math.max(0, l.size() - 6), l.size()));
   }
 
-  static JsonObject obj(String json) {
-    return Fields.asObject(Json.parse(json), "line");
+  static String text(JsonObject o, String key) {
+    return o.get(key).orElse(null) instanceof JsonString s ? s.value() : "";
   }
 }

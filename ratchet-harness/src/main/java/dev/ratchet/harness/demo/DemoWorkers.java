@@ -1,32 +1,32 @@
-package dev.ratchet.cli.internal;
+package dev.ratchet.harness.demo;
 
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.harness.ChildJvm;
+import dev.ratchet.harness.HaltingSeam;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * One demo worker: a child JVM running {@code dev.ratchet.cli.DemoWorkerMain} from the same class
- * path. The parent reads its event lines; on {@code CRASH <point>} it kills the child with SIGKILL
- * ({@link Process#destroyForcibly()} on Linux) and waits for it to die.
+ * One demo worker: a child JVM running {@link DemoWorkerMain} from the same class path. The parent
+ * reads its event lines; on {@code CRASH <point>} it kills the child with SIGKILL ({@link
+ * Process#destroyForcibly()} on Linux) and waits for it to die.
  */
-public final class WorkerProcess {
+final class DemoWorkers {
   /** How a worker ended. */
-  public record Ended(
+  record Ended(
       boolean killed, String crashPoint, int exitCode, String recoveryJson, List<String> lines) {}
 
   /** Called when the worker waits for an approval of this action. */
-  public interface Approver {
+  interface Approver {
     void approve(String actionId);
   }
 
-  private WorkerProcess() {}
+  private DemoWorkers() {}
 
-  /** The demo worker's main class (the CLI package; named here, internals know no commands). */
-  static final String MAIN = "dev.ratchet.cli.DemoWorkerMain";
+  private static final String MAIN = DemoWorkerMain.class.getName();
 
   /**
    * The longest a worker may stay silent (waiting for a lapsed lease, an approval) before ending.
@@ -34,12 +34,12 @@ public final class WorkerProcess {
   private static final long LINE_TIMEOUT_MS = 120_000;
 
   /** The command that starts a demo worker with {@code args} in a fresh JVM on this class path. */
-  public static List<String> command(List<String> args) {
+  static List<String> command(List<String> args) {
     return ChildJvm.command(ChildJvm.FAST_START, System.getProperty("java.class.path"), MAIN, args);
   }
 
   /** Runs a worker to its end, forwarding its progress lines and answering approval waits. */
-  public static Ended run(
+  static Ended run(
       List<String> args,
       Consumer<String> progress,
       Consumer<String> recoveries,
@@ -62,13 +62,13 @@ public final class WorkerProcess {
           crash = line.substring(HaltingSeam.MARKER.length()).strip();
           p.kill();
           break;
-        } else if (line.startsWith("RECOVERY ")) {
-          recovery = line.substring("RECOVERY ".length());
+        } else if (line.startsWith(DemoWorker.RECOVERY)) {
+          recovery = line.substring(DemoWorker.RECOVERY.length());
           recoveries.accept(recovery);
-        } else if (line.startsWith("STEP ")) {
-          progress.accept(line.substring("STEP ".length()));
-        } else if (line.startsWith("AWAITING ")) {
-          approver.approve(line.substring("AWAITING ".length()).strip());
+        } else if (line.startsWith(DemoWorker.STEP)) {
+          progress.accept(line.substring(DemoWorker.STEP.length()));
+        } else if (line.startsWith(DemoWorker.AWAITING)) {
+          approver.approve(line.substring(DemoWorker.AWAITING.length()).strip());
         }
       }
       if (!p.awaitExit(60_000)) {

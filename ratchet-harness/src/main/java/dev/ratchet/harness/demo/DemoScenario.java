@@ -1,4 +1,4 @@
-package dev.ratchet.cli.internal;
+package dev.ratchet.harness.demo;
 
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonArray;
@@ -17,6 +17,9 @@ import java.util.List;
  * the content it expects to append to.
  */
 public final class DemoScenario {
+  /** The task-file format the demo writes (docs/cli.md). */
+  public static final String FORMAT = "ratchet-task/1";
+
   public static final String TASK_ID = "ledger-demo";
   public static final String RUN_ID = "demo-run";
   public static final String LEDGER = "ledger.log";
@@ -87,7 +90,7 @@ public final class DemoScenario {
             .build();
     return Canonical.string(
         JsonObject.builder()
-            .put("format", TaskFile.FORMAT)
+            .put("format", FORMAT)
             .put("task", task)
             .put("connect", JsonObject.builder().put("directory", workspace.toString()).build())
             .put("plan", new JsonArray(plan))

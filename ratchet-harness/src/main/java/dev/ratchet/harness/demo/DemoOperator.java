@@ -1,7 +1,6 @@
-package dev.ratchet.cli.internal;
+package dev.ratchet.harness.demo;
 
 import dev.ratchet.adapter.ApprovalBinding;
-import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
@@ -11,16 +10,15 @@ import dev.ratchet.model.Approval;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
-import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.Fence;
-import dev.ratchet.store.InboxItem;
 
 /**
- * The people and clients around the demo's run, acting through the store and the adapter only: the
- * approver (alice) who signs a waiting write, a foreign client that reuses the run's key for
- * another write, and the reviewer (rita) who signs a replan of the frozen run.
+ * The people and clients around the demo's run, acting through the library's front door and the
+ * adapter only: the approver (alice) who signs a waiting write, a foreign client that reuses the
+ * run's key for another write, and the reviewer (rita) who signs a replan of the frozen run. Each
+ * signs with its own key and delivers in one call ({@code Ratchet.deliver}, SPEC D19).
  */
 final class DemoOperator {
   private final Demo demo;
@@ -31,29 +29,22 @@ final class DemoOperator {
 
   /** The operator's side of an approval wait: sign with alice's key and deliver. */
   void approve(String actionId) {
-    try (Session s = demo.openSession()) {
-      Session.Checked c = s.check(DemoScenario.RUN_ID);
-      RunState st = c.state();
+    try (DemoRun r = new DemoRun(demo)) {
+      RunState st = r.state;
       if (st.pending() == null || !st.pending().action().actionId().equals(actionId)) {
         throw new RatchetException(
             ErrorCode.INTERNAL, "no pending write " + actionId + " to approve");
       }
-      SigningKey alice = KeyConfig.signer(null, "alice", s.home(), Role.APPROVER);
-      long now = demo.services().clock().millis();
+      SigningKey alice = demo.home().signer(Role.APPROVER, DemoHome.APPROVER);
       Approval a =
           Approval.ofPending(
               alice.label(),
               st,
-              c.task().task(),
+              r.task.task(),
               st.usage().proposals() + 10,
-              now + 600_000,
-              Decisions.nonce("approval", demo.services().entropy()));
-      Decisions.deliver(
-          s.store(),
-          st,
-          InboxItem.Kind.APPROVAL,
-          a.nonce(),
-          SignedEnvelope.sign(a.toJson(), alice));
+              demo.clock().millis() + 600_000,
+              "approval-" + demo.entropy().hex128());
+      r.ratchet.deliver(a, alice);
       demo.say("  approval of " + actionId + " signed by alice and delivered to the run's inbox");
     }
   }
@@ -63,18 +54,16 @@ final class DemoOperator {
    * key, which the replan quarantines.
    */
   String foreignWrite() {
-    try (Session s = demo.openSession()) {
-      Session.Checked c = s.check(DemoScenario.RUN_ID);
-      String key = c.state().pending().key();
-      EnvironmentAdapter ws = c.adapter();
+    try (DemoRun r = new DemoRun(demo)) {
+      String key = r.state.pending().key();
       JsonObject args =
           JsonObject.builder()
               .put("path", DemoScenario.FOREIGN_FILE)
               .put("content", "written by another client under the run's key\n")
               .put("expected_sha256", JsonNull.INSTANCE)
               .build();
-      ws.execute(
-          new WriteIntent(ws.namespace(), "write_file", args, "reversible_write"),
+      r.adapter.execute(
+          new WriteIntent(r.adapter.namespace(), "write_file", args, "reversible_write"),
           key,
           new Fence("foreign-client", "foreign", 1),
           ApprovalBinding.NONE);
@@ -89,35 +78,29 @@ final class DemoOperator {
   }
 
   boolean isFrozen() {
-    try (Session s = demo.openSession()) {
-      return s.check(DemoScenario.RUN_ID).state().phase() == Phase.NEEDS_REVIEW;
+    try (DemoRun r = new DemoRun(demo)) {
+      return r.state.phase() == Phase.NEEDS_REVIEW;
     }
   }
 
   /** The reviewer's side: a replan signed with rita's key, bound to the case and environment. */
   void signReplan() {
-    try (Session s = demo.openSession()) {
-      Session.Checked c = s.check(DemoScenario.RUN_ID);
-      SigningKey rita = KeyConfig.signer(null, "rita", s.home(), Role.REVIEWER);
+    try (DemoRun r = new DemoRun(demo)) {
+      SigningKey rita = demo.home().signer(Role.REVIEWER, DemoHome.REVIEWER);
       ReviewDecision d =
-          Decisions.decision(
+          ReviewDecision.onCase(
               rita.label(),
-              c.state(),
-              c.task().task(),
+              r.state,
+              r.task.task(),
               ReviewDecision.REPLAN,
-              c.adapter().observe(),
-              Decisions.nonce("decision", demo.services().entropy()));
-      Decisions.deliver(
-          s.store(),
-          c.state(),
-          InboxItem.Kind.REVIEW_DECISION,
-          d.nonce(),
-          SignedEnvelope.sign(d.toJson(), rita));
+              r.adapter.observe(),
+              "decision-" + demo.entropy().hex128());
+      r.ratchet.deliver(d, rita);
       demo.say(
           "reviewer rita signed a replan of case "
-              + c.state().review().caseId()
+              + r.state.review().caseId()
               + " ("
-              + c.state().review().reason()
+              + r.state.review().reason()
               + "): the old key is quarantined, the write gets a new key");
     }
   }

@@ -1,4 +1,4 @@
-package dev.ratchet.cli.internal;
+package dev.ratchet.harness;
 
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.seam.CrashSeam;

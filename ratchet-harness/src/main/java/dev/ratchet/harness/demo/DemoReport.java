@@ -1,9 +1,10 @@
-package dev.ratchet.cli.internal;
+package dev.ratchet.harness.demo;
 
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.jdbc.TraceAudit;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.store.RecordMac;
@@ -33,20 +34,23 @@ final class DemoReport {
     String ledger = read(workspace.resolve(DemoScenario.LEDGER));
 
     out.println();
-    Table crashes = new Table("CRASH WINDOW", "WRITE", "RECOVERY FOUND", "RECOVERY DID", "EFFECTS");
+    DemoTable crashes =
+        new DemoTable("CRASH WINDOW", "WRITE", "RECOVERY FOUND", "RECOVERY DID", "EFFECTS");
     for (Demo.Row r : d.rows()) {
       crashes.row(r.window(), r.step(), r.found(), r.did(), effects(ledger, r.step()));
     }
     crashes.print(out);
 
     out.println();
-    Table intents = new Table("INTENT", "IDEMPOTENCY KEY", "RECEIPTS", "EFFECTS IN LEDGER");
+    DemoTable intents = new DemoTable("INTENT", "IDEMPOTENCY KEY", "RECEIPTS", "EFFECTS IN LEDGER");
     String finalState;
-    try (Session s = d.openSession()) {
-      Session.Checked c = s.check(DemoScenario.RUN_ID);
-      RunState st = c.state();
-      ChainAudit.verify(s.store(), DemoScenario.TASK_ID, DemoScenario.RUN_ID, st);
-      List<Receipt> receipts = receipts(s, st);
+    try (DemoRun c = new DemoRun(d)) {
+      RunState st = c.state;
+      for (RecordSet set : RecordSet.values()) {
+        TraceAudit.verify(c.store, DemoScenario.TASK_ID, DemoScenario.RUN_ID, set, st.head(set))
+            .requireIntact();
+      }
+      List<Receipt> receipts = receipts(c, st);
       for (int i = 0; i < DemoScenario.ENTRIES.size(); i++) {
         String digest = digest(c, i);
         List<String> keys = new ArrayList<>();
@@ -86,7 +90,7 @@ final class DemoReport {
               + st.phase().wireName()
               + (st.stopReason() == null ? "" : " (" + st.stopReason() + ")")
               + " at generation "
-              + c.ref().generation()
+              + c.store.load(DemoScenario.TASK_ID, DemoScenario.RUN_ID).orElseThrow().generation()
               + "; checkpoint HMAC, high-water mark and record chains verified";
     } catch (RatchetException e) {
       problems.add("final verification refused: " + e.getMessage());
@@ -95,7 +99,7 @@ final class DemoReport {
     intents.print(out);
     out.println();
     out.println("final state: " + finalState);
-    double seconds = (d.services().clock().millis() - d.startedMs()) / 1000.0;
+    double seconds = (d.clock().millis() - d.startedMs()) / 1000.0;
     if (problems.isEmpty()) {
       out.printf(
           Locale.ROOT,
@@ -132,27 +136,34 @@ final class DemoReport {
     return "-";
   }
 
-  private static List<Receipt> receipts(Session s, RunState st) {
+  /** The run's receipts, read in pages up to the signed count (their chain is audited above). */
+  private static List<Receipt> receipts(DemoRun c, RunState st) {
     List<Receipt> out = new ArrayList<>();
     long count = st.head(RecordSet.RECEIPTS).count();
-    for (StoredRecord r :
-        Records.upTo(
-            s.store(), DemoScenario.TASK_ID, DemoScenario.RUN_ID, RecordSet.RECEIPTS, count)) {
-      out.add(Receipt.fromJson(RecordMac.strip(r), "receipt"));
+    while (out.size() < count) {
+      List<StoredRecord> page =
+          c.store.records(
+              DemoScenario.TASK_ID, DemoScenario.RUN_ID, RecordSet.RECEIPTS, out.size() + 1L, 1000);
+      if (page.isEmpty()) {
+        break;
+      }
+      for (StoredRecord r : page) {
+        out.add(Receipt.fromJson(RecordMac.strip(r), "receipt"));
+      }
     }
     return out;
   }
 
   /** The intent digest (D2) of plan step {@code i}: what its receipts must carry. */
-  private static String digest(Session.Checked c, int i) {
-    PlanStep step = c.task().plan().get(i);
+  private static String digest(DemoRun c, int i) {
+    DemoTask.Step step = c.task.plan().get(i);
     String risk = "";
-    for (ActionSpec spec : c.adapter().actionSpecs()) {
+    for (ActionSpec spec : c.adapter.actionSpecs()) {
       if (spec.kind().equals(step.kind())) {
         risk = spec.risk();
       }
     }
-    return new WriteIntent(c.adapter().namespace(), step.kind(), step.arguments(), risk).digest();
+    return new WriteIntent(c.adapter.namespace(), step.kind(), step.arguments(), risk).digest();
   }
 
   private static String read(Path f) {
