@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       RefreshApprovalCommand.class,
       ReviewCommand.class,
       CancelCommand.class,
+      SubmitCommand.class,
       WorkCommand.class,
       KeysCommand.class,
       DemoCommand.class,

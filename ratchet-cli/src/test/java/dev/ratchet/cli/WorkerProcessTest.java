@@ -26,11 +26,13 @@ class WorkerProcessTest {
   @Test
   void aKilledWorkersRunIsFinishedByAnotherAndApproveAloneLetsTheWritePass() throws Exception {
     ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("worker"))).keys();
+    Path operator = c.operator("olga");
     try (ReferenceService svc = ReferenceService.start(c.cwd.resolve("ledger.db"), 0)) {
       Path task = ordersTask(c, svc);
-      ProcessCli.Result enqueued = c.run("run", task.toString(), "--run-id", "o1", "--enqueue");
+      ProcessCli.Result enqueued =
+          c.run("submit", task.toString(), "--run-id", "o1", "--operator-key", "" + operator);
       assertThat(enqueued.exit()).as(enqueued.all()).isZero();
-      assertThat(enqueued.out()).contains("run o1 enqueued");
+      assertThat(enqueued.out()).contains("run o1 of task").contains("submitted by olga");
       assertThat(svc.orders()).isEmpty();
 
       ProcessCli.Started first =
@@ -66,7 +68,7 @@ class WorkerProcessTest {
         second.process().destroyForcibly();
         second.process().waitFor(30, TimeUnit.SECONDS);
       }
-      // Each order once, the first one paid: no command but approve was typed after the enqueue.
+      // Each order once, the first one paid: no command but approve was typed after the submit.
       assertThat(svc.orders()).hasSize(2);
       assertThat(svc.orders().get(0).toString()).contains("\"status\":\"paid\"");
       assertThat(second.stderr()).contains("completed");
@@ -77,9 +79,12 @@ class WorkerProcessTest {
   @Test
   void sigtermDrainsTheWorkerWhichExitsZeroAndTheNextWorkerClaimsAtOnce() throws Exception {
     ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("drain"))).keys();
+    Path operator = c.operator("olga");
     try (ReferenceService svc = ReferenceService.start(c.cwd.resolve("ledger.db"), 0)) {
       Path task = ordersTask(c, svc);
-      assertThat(c.run("run", task.toString(), "--run-id", "d1", "--enqueue").exit()).isZero();
+      assertThat(
+              c.run("submit", "" + task, "--run-id", "d1", "--operator-key", "" + operator).exit())
+          .isZero();
       // A long lease: were it not released, the next worker could not claim for a minute.
       ProcessCli.Started first =
           c.start("worker", "--worker-id", "w1", "--lease-ttl", "60s", "--poll", "100ms");

@@ -159,7 +159,23 @@ public final class Worker {
               + "' here; parked");
       return;
     }
-    DriveContext ctx = opener.open(claim, stopping::get);
+    DriveContext ctx;
+    try {
+      ctx = opener.open(claim, stopping::get);
+    } catch (ClaimRefused e) {
+      // Never started or resumed: end the row so no worker claims it again (ADR 0061).
+      store.finish(claim, claim.lease());
+      log.accept(
+          "worker "
+              + options.owner()
+              + " run "
+              + claim.runId()
+              + ": refused, not started: "
+              + e.code()
+              + ": "
+              + e.getMessage());
+      return;
+    }
     try (Run run = ctx.run()) {
       DriveResult r = driver.drive(ctx);
       Lease lease = run.lease();
