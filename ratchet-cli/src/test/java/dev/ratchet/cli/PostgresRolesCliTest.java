@@ -120,6 +120,40 @@ class PostgresRolesCliTest {
     assertThat(inbox("r2")).isEqualTo(1);
   }
 
+  @Test
+  void anOperatorSubmitsThroughRatchetSubmitAndAWorkerRoleRunsIt() throws Exception {
+    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("submit"))).keys();
+    Path key = c.operator("olga");
+    c.env.put("RATCHET_PG_USER", ADMIN);
+    c.env.put("RATCHET_PG_SCHEMA", schema);
+    c.env.put("RATCHET_PG_WORKER_USER", "life2_worker");
+    c.env.put("RATCHET_PG_OPERATOR_USER", "life2_operator");
+    c.env.put("RATCHET_PG_INSPECTOR_USER", "life2_inspector");
+    String store = "--store=" + URL;
+    ProcessCli.Result init = c.run("db", "init", store);
+    assertThat(init.exit()).as(init.all()).isZero();
+    c.env.put("RATCHET_PG_USER", "life2_nobody"); // only the role users can connect from here
+
+    Path task = c.exampleTask("s", null);
+    ProcessCli.Result submit =
+        c.run("submit", "" + task, store, "--run-id", "s1", "--operator-key", "" + key);
+    assertThat(submit.exit()).as(submit.all()).isZero();
+    assertThat(submit.out()).contains("run s1 of task repair-greeting submitted by olga");
+
+    ProcessCli.Result worker =
+        c.run("worker", store, "--worker-id", "w1", "--poll", "100ms", "--once");
+    assertThat(worker.exit()).as(worker.all()).isZero();
+    assertThat(worker.err()).contains("worker w1 claimed run s1").contains("run s1: ended");
+    ProcessCli.Result status = c.run("status", "s1", store);
+    assertThat(status.out()).as(status.all()).contains("completed");
+
+    // The worker role cannot submit: ratchet_submit is the operator's.
+    c.env.put("RATCHET_PG_OPERATOR_USER", "life2_worker");
+    ProcessCli.Result asWorker =
+        c.run("submit", "" + task, store, "--run-id", "s2", "--operator-key", "" + key);
+    assertThat(asWorker.exit()).as(asWorker.all()).isEqualTo(5);
+  }
+
   private static void operator(ProcessCli c, String name) {
     dev.ratchet.seam.Entropy entropy = dev.ratchet.seam.Seams.secureEntropy();
     Path priv = c.home().resolve("identities/operator/" + name + ".key");
