@@ -222,6 +222,14 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
   }
 
   /**
+   * A new listener for runnable runs (PostgreSQL: a dedicated connection that {@code LISTEN}s to
+   * {@code ratchet_runnable}); empty on SQLite, where the one worker process polls.
+   */
+  public Optional<Notifications> notifications() {
+    return dev.ratchet.jdbc.internal.PgListener.forStore(marks);
+  }
+
+  /**
    * Claims one runnable run (or a waiting one whose wake-up time passed) whose lease is free or
    * lapsed, granting its lease to {@code owner} with a fresh token; empty when none is claimable.
    */
