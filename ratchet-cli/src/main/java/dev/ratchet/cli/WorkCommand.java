@@ -4,6 +4,7 @@ import dev.ratchet.Ratchet;
 import dev.ratchet.cli.internal.ClaimOpener;
 import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.HaltingSeam;
+import dev.ratchet.cli.internal.PausingSeam;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.StoreFactory;
@@ -66,6 +67,10 @@ final class WorkCommand extends CliCommand {
   @Option(names = "--crash-at", paramLabel = "POINT", hidden = true)
   CrashPoint crashAt;
 
+  /** For drain tests: the first step to reach this point is held there for a few seconds. */
+  @Option(names = "--pause-at", paramLabel = "POINT", hidden = true)
+  CrashPoint pauseAt;
+
   WorkCommand(Services services) {
     super(services);
   }
@@ -81,6 +86,8 @@ final class WorkCommand extends CliCommand {
       HaltingSeam halting = new HaltingSeam(crashAt, out());
       halting.arm();
       seam = halting;
+    } else if (pauseAt != null) {
+      seam = new PausingSeam(pauseAt, out());
     }
     CountDownLatch finished = new CountDownLatch(1);
     try (Session session =

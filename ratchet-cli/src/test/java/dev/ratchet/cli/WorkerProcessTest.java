@@ -104,6 +104,50 @@ class WorkerProcessTest {
     }
   }
 
+  @Test
+  void sigtermMidStepLetsTheStepFinishReleasesTheLeaseAndExitsZero() throws Exception {
+    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("midstep"))).keys();
+    Path operator = c.operator("olga");
+    try (ReferenceService svc = ReferenceService.start(c.cwd.resolve("ledger.db"), 0)) {
+      Path task = ordersTask(c, svc);
+      assertThat(
+              c.run("submit", "" + task, "--run-id", "m1", "--operator-key", "" + operator).exit())
+          .isZero();
+      // The first write's intent is committed, its order not yet placed: the step is in flight.
+      ProcessCli.Started first =
+          c.start(
+              "worker",
+              "--worker-id",
+              "w1",
+              "--lease-ttl",
+              "60s",
+              "--poll",
+              "100ms",
+              "--pause-at",
+              "AFTER_INTENT_COMMIT");
+      await(first, s -> s.contains("PAUSE AFTER_INTENT_COMMIT"), true);
+      assertThat(svc.orders()).isEmpty();
+      first.process().destroy(); // SIGTERM while the step is in flight
+      assertThat(first.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(first.process().exitValue()).as(first.stderr()).isZero();
+      // The step finished: its order was placed once and its receipt committed before the release.
+      assertThat(svc.orders()).hasSize(1);
+      assertThat(first.stderr())
+          .contains("worker w1: shutdown requested, draining")
+          .contains("worker w1 run m1: yielded (stopped between steps)")
+          .contains("worker w1 released run m1")
+          .contains("worker w1: drained");
+
+      // A 60 s lease: only a released one lets the next worker claim at once.
+      ProcessCli.Result next =
+          c.run("worker", "--worker-id", "w2", "--lease-ttl", "60s", "--poll", "100ms", "--once");
+      assertThat(next.exit()).as(next.all()).isZero();
+      assertThat(next.err()).contains("worker w2 claimed run m1");
+      assertThat(next.err()).doesNotContain("lost");
+      assertThat(svc.orders()).as("no order placed twice").hasSize(2);
+    }
+  }
+
   /** The HTTP example's task, connected to {@code svc}. */
   private static Path ordersTask(ProcessCli c, ReferenceService svc) throws IOException {
     JsonObject example =
