@@ -192,8 +192,7 @@ class PostgresRolesCliTest {
   }
 
   /** Waits up to {@code seconds} for {@code text} on the worker's stderr; returns the ms waited. */
-  private static long awaitStderr(ProcessCli.Started p, String text, int seconds)
-      throws Exception {
+  private static long awaitStderr(ProcessCli.Started p, String text, int seconds) throws Exception {
     long start = System.nanoTime();
     long until = start + java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds);
     while (System.nanoTime() < until) {

@@ -53,6 +53,30 @@ class SubmitCommandTest {
   }
 
   @Test
+  void aWaitingRunIsListedAsAwaitingApprovalAndACancelFreezesItWithNoResumeTyped()
+      throws Exception {
+    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("cancel"))).keys();
+    Path key = c.operator("olga");
+    Path task = c.exampleTask("c", "write_file");
+    assertThat(c.run("submit", "" + task, "--run-id", "c1", "--operator-key", "" + key).exit())
+        .isZero();
+    ProcessCli.Result first = c.run("worker", "--worker-id", "w1", "--poll", "100ms", "--once");
+    assertThat(first.err()).as(first.all()).contains("run c1: waiting (awaiting approval)");
+    ProcessCli.Result waiting = c.run("status", "--waiting");
+    assertThat(waiting.out()).as(waiting.all()).contains("c1").contains("awaiting_approval");
+
+    ProcessCli.Result cancel = c.run("cancel", "c1", "--operator", "olga");
+    assertThat(cancel.exit()).as(cancel.all()).isZero();
+    // The cancel woke the parked run: the next worker pass claims and consumes it; a write is
+    // pending, so the run freezes for a reviewer (ADR 0051).
+    ProcessCli.Result second = c.run("worker", "--worker-id", "w2", "--poll", "100ms", "--once");
+    assertThat(second.err()).as(second.all()).contains("worker w2 claimed run c1");
+    ProcessCli.Result status = c.run("status", "c1");
+    assertThat(status.out()).as(status.all()).contains("awaiting_review (cancel_requested)");
+    assertThat(c.run("status", "--waiting").out()).contains("c1").contains("awaiting_review");
+  }
+
+  @Test
   void anUntrustedOrEditedSubmissionIsRefusedBeforeAnyCommit() throws Exception {
     ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("forged"))).keys();
     Path key = c.operator("olga");
