@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * ADR 0062 with 1 s leases on a real SQLite store: the worker renews a claimed lease in the
- * background, so a step three times longer than the TTL keeps its run (another worker cannot claim
- * it meanwhile, and the step's commit goes through); a store outage makes the loop back off
+ * ADR 0062 with 1–2 s leases on a real SQLite store: the worker renews a claimed lease in the
+ * background, so a step 2.5 times longer than the TTL keeps its run (another worker cannot claim it
+ * meanwhile, and the step's commit goes through); a store outage makes the loop back off
  * exponentially, with jitter and a cap, and it claims as soon as the store is back.
  */
 class WorkerLeaseTest {
@@ -28,7 +28,8 @@ class WorkerLeaseTest {
 
   @Test
   void aStepLongerThanTheTtlKeepsItsLease() throws Exception {
-    try (SqliteWorkerFixture fx = new SqliteWorkerFixture(dir.resolve("long.db"), TTL)) {
+    Duration ttl = Duration.ofSeconds(2);
+    try (SqliteWorkerFixture fx = new SqliteWorkerFixture(dir.resolve("long.db"), ttl)) {
       fx.store.schedule(fx.task.taskId(), "r1", "slow", "ref");
       AtomicReference<String> phaseAfterStep = new AtomicReference<>();
       CompletableFuture<Void> inStep = new CompletableFuture<>();
@@ -42,7 +43,7 @@ class WorkerLeaseTest {
             @Override
             public DriveResult drive(DriveContext ctx) {
               inStep.complete(null);
-              sleep(3_000); // a long adapter call: three TTLs
+              sleep(5_000); // a long adapter call: two and a half TTLs
               ctx.run()
                   .apply(
                       ctx.run()
@@ -73,6 +74,60 @@ class WorkerLeaseTest {
           .anyMatch(l -> l.contains("worker w1 claimed run r1"))
           .anyMatch(l -> l.contains("worker w1 run r1: yielded (one slow step)"))
           .anyMatch(l -> l.contains("worker w1 released run r1"));
+    }
+  }
+
+  @Test
+  void aLostLeaseStopsTheDrivingAfterTheStepInFlightAndTouchesNothingMore() throws Exception {
+    Path file = dir.resolve("lost.db");
+    try (SqliteWorkerFixture fx = new SqliteWorkerFixture(file, TTL)) {
+      fx.store.schedule(fx.task.taskId(), "r1", "loop", "ref");
+      CompletableFuture<Long> inStep = new CompletableFuture<>();
+      AtomicReference<Boolean> sawStop = new AtomicReference<>(false);
+      Driver loop =
+          new Driver() {
+            @Override
+            public String name() {
+              return "loop";
+            }
+
+            @Override
+            public DriveResult drive(DriveContext ctx) {
+              inStep.complete(ctx.run().generation());
+              sleep(2_500); // the step in flight while the lease is taken away
+              sawStop.set(ctx.draining());
+              return ctx.draining()
+                  ? DriveResult.yielded("told to stop")
+                  : DriveResult.ended("went on");
+            }
+          };
+      Worker w = fx.worker(loop, new WorkerOptions("w1", 1, Duration.ofMillis(50), TTL, true));
+      CompletableFuture<Boolean> stepped = CompletableFuture.supplyAsync(w::step);
+      long generation = inStep.get(30, TimeUnit.SECONDS);
+      // Someone else's grant: the lease row now holds another token and version.
+      try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+          Statement st = c.createStatement()) {
+        st.execute(
+            "UPDATE ratchet_leases SET version = version + 1, owner = 'w2',"
+                + " token_hash = '"
+                + "0".repeat(64)
+                + "' WHERE run_id = 'r1'");
+      }
+      assertThat(stepped.get(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(sawStop.get()).as("the driver was told to stop").isTrue();
+      assertThat(fx.lines())
+          .anyMatch(l -> l.contains("worker w1 run r1: lease lost: renewal refused"))
+          .anyMatch(l -> l.contains("worker w1 run r1: stopped: the lease was lost"));
+      // Nothing was done under the lost lease: no commit, the row neither parked nor ended.
+      assertThat(fx.store.load(fx.task.taskId(), "r1").orElseThrow().generation())
+          .isEqualTo(generation);
+      try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+          Statement st = c.createStatement();
+          java.sql.ResultSet rs =
+              st.executeQuery("SELECT state FROM ratchet_schedule WHERE run_id = 'r1'")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isEqualTo("runnable");
+      }
     }
   }
 
