@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
       RejectCommand.class,
       ReviewCommand.class,
       CancelCommand.class,
+      SubmitCommand.class,
       WorkCommand.class,
       KeysCommand.class,
       DemoCommand.class,

@@ -41,12 +41,17 @@ public final class PlanDriver implements dev.ratchet.worker.Driver {
     PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
     String runId = context.run().state().runId();
     Driver.Result r =
-        new Driver(context.run(), tf.plan(), line -> err.println("run " + runId + ": " + line))
+        new Driver(
+                context.run(),
+                tf.plan(),
+                line -> err.println("run " + runId + ": " + line),
+                context::draining)
             .drive(context.run().recovery());
     return switch (r.stop()) {
       case ENDED -> DriveResult.ended(r.summary());
       case FROZEN -> DriveResult.waiting("needs a reviewer's decision", null);
       case AWAITING_APPROVAL -> DriveResult.waiting("awaiting approval", null);
+      case YIELDED -> DriveResult.yielded("stopped between steps");
     };
   }
 }

@@ -256,10 +256,11 @@ public final class Session implements AutoCloseable {
     } else {
       tf =
           TaskRegistry.forRun(home(), ref.runId(), services.adapters())
+              .or(() -> submitted(ref))
               .orElseThrow(
                   () ->
                       RatchetException.contract(
-                          "no task file recorded for run '"
+                          "no task file recorded or submitted for run '"
                               + ref.runId()
                               + "' in "
                               + home().dir()
@@ -276,6 +277,24 @@ public final class Session implements AutoCloseable {
               + "'");
     }
     return tf;
+  }
+
+  /** A submitted run's task (ADR 0061), verified against this home's operator trust root. */
+  private java.util.Optional<TaskFile> submitted(CheckpointStore.RunRef ref) {
+    if (!(store() instanceof dev.ratchet.jdbc.JdbcStore j)) {
+      return java.util.Optional.empty();
+    }
+    return j.submission(ref.taskId(), ref.runId())
+        .map(
+            env ->
+                SubmittedTask.verify(
+                    env,
+                    ref.taskId(),
+                    ref.runId(),
+                    PlanDriver.NAME,
+                    operators,
+                    services.adapters(),
+                    home().dir()));
   }
 
   /** Opens the run's adapter; the session closes it (a workspace holds its journal open). */

@@ -1,0 +1,4 @@
+-- PLACEHOLDER (branch wave2-worker only): version 6 belongs to another helper of the wave. This
+-- file exists so that version 7 loads on this branch (versions are contiguous); the merge replaces
+-- it with that helper's V6 and drops this file and its pinned digest.
+-- description: placeholder for version 6 (replaced at merge)
