@@ -160,7 +160,7 @@ final class Actions {
 
   private ConsoleServer.Reply signApproval(Prepared prepared, boolean refresh) {
     SigningKey key = requireKey(config.approver(), "--approver-key", "approve");
-    try (Session s = ConsoleServer.open(config)) {
+    try (Session s = ConsoleServer.openToDeliver(config)) {
       Session.Checked c = requireUnmoved(s, prepared);
       PendingIntent pending =
           ApprovalRules.requireApprovable(
@@ -220,7 +220,7 @@ final class Actions {
 
   private ConsoleServer.Reply signDecision(Prepared prepared) {
     SigningKey key = requireKey(config.reviewer(), "--reviewer-key", "decide a review");
-    try (Session s = ConsoleServer.open(config)) {
+    try (Session s = ConsoleServer.openToDeliver(config)) {
       Session.Checked c = requireUnmoved(s, prepared);
       requireFrozen(c.state(), prepared.runId());
       requireTrusted(s.reviewers(), key, "reviewer");
@@ -290,7 +290,7 @@ final class Actions {
 
   private ConsoleServer.Reply signCancel(Prepared prepared) {
     SigningKey key = requireKey(config.operator(), "--operator-key", "cancel");
-    try (Session s = ConsoleServer.open(config)) {
+    try (Session s = ConsoleServer.openToDeliver(config)) {
       Session.Checked c = requireUnmoved(s, prepared);
       requireRunning(c.state(), prepared.runId());
       requireTrusted(s.operators(), key, "operator");
