@@ -110,7 +110,8 @@ final class WorkCommand extends CliCommand {
         throw RatchetException.contract("--store: a worker needs a SQLite or PostgreSQL store");
       }
       ClaimedLeases leases = new ClaimedLeases(session.leases());
-      Ratchet ratchet = session.ratchet(owner, ttl, seam, session.keys(), leases, metrics.observer());
+      Ratchet ratchet =
+          session.ratchet(owner, ttl, seam, session.keys(), leases, metrics.observer());
       Map<String, EnvironmentAdapter> adapters = new ConcurrentHashMap<>();
       CrashSeam adapterSeam = seam;
       Worker worker =

@@ -88,7 +88,8 @@ final class SqliteConsole implements AutoCloseable {
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(Main.class.getName());
     cmd.addAll(
-        List.of("worker", "--home", home.toString(), "--worker-id", "w-console", "--poll", "100ms"));
+        List.of(
+            "worker", "--home", home.toString(), "--worker-id", "w-console", "--poll", "100ms"));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("RATCHET_"));
     workerErr = cwd.resolve("worker.err");

@@ -10,9 +10,9 @@ public enum OpenMode {
   /** Create the database file and apply the schema when they are missing. */
   CREATE,
   /**
-   * As {@link #MUST_EXIST}, for readers that must not write (the console, D26): SQLite
-   * connections are opened read-only, and a store whose schema is older than this build is refused
-   * rather than migrated. Every write through such a store fails in the database.
+   * As {@link #MUST_EXIST}, for readers that must not write (the console, D26): SQLite connections
+   * are opened read-only, and a store whose schema is older than this build is refused rather than
+   * migrated. Every write through such a store fails in the database.
    */
   READ_ONLY
 }
