@@ -7,6 +7,7 @@ import dev.ratchet.cli.internal.PausingSeam;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.StoreFactory;
+import dev.ratchet.cli.internal.WorkerMetrics;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.harness.HaltingSeam;
 import dev.ratchet.jdbc.JdbcStore;
@@ -63,6 +64,19 @@ final class WorkCommand extends CliCommand {
       description = "Lease time-to-live of each claim (default 30s).")
   String leaseTtl;
 
+  @Option(
+      names = "--metrics-port",
+      paramLabel = "PORT",
+      description = "Serve Prometheus metrics on http://127.0.0.1:PORT/metrics (0: any free port).")
+  Integer metricsPort;
+
+  @Option(
+      names = "--metrics-bind",
+      paramLabel = "ADDRESS",
+      defaultValue = "127.0.0.1",
+      description = "Address of the metrics endpoint (default 127.0.0.1: loopback only).")
+  String metricsBind;
+
   /** For crash tests: the process dies for real (SIGKILL awaited, else halt) at this point. */
   @Option(names = "--crash-at", paramLabel = "POINT", hidden = true)
   CrashPoint crashAt;
@@ -90,13 +104,15 @@ final class WorkCommand extends CliCommand {
       seam = new PausingSeam(pauseAt, out());
     }
     CountDownLatch finished = new CountDownLatch(1);
-    try (Session session =
-        Session.open(services, common.settings(null), StoreFactory.Mode.MUST_EXIST, seam)) {
+    try (WorkerMetrics metrics = WorkerMetrics.start(metricsBind, metricsPort, err());
+        Session session =
+            Session.open(services, common.settings(null), StoreFactory.Mode.MUST_EXIST, seam)) {
       if (!(session.store() instanceof JdbcStore store)) {
         throw RatchetException.contract("--store: a worker needs a SQLite or PostgreSQL store");
       }
       ClaimedLeases leases = new ClaimedLeases(session.leases());
-      Ratchet ratchet = session.ratchet(owner, ttl, seam, session.keys(), leases);
+      Ratchet ratchet =
+          session.ratchet(owner, ttl, seam, session.keys(), leases, metrics.observer());
       Worker worker =
           new Worker(
               store,

@@ -149,7 +149,7 @@ class WorkerProcessTest {
   }
 
   /** The HTTP example's task, connected to {@code svc}. */
-  private static Path ordersTask(ProcessCli c, ReferenceService svc) throws IOException {
+  static Path ordersTask(ProcessCli c, ReferenceService svc) throws IOException {
     JsonObject example =
         (JsonObject) Json.parse(Files.readString(Path.of("../examples/http/acme-orders.json")));
     Path task = c.cwd.resolve("orders.json");
@@ -166,7 +166,7 @@ class WorkerProcessTest {
   }
 
   /** Waits (bounded, generously) until the child's stdout or stderr satisfies {@code done}. */
-  private static void await(ProcessCli.Started p, Predicate<String> done, boolean stdout)
+  static void await(ProcessCli.Started p, Predicate<String> done, boolean stdout)
       throws IOException, InterruptedException {
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (System.nanoTime() < until) {

@@ -185,7 +185,19 @@ public final class Session implements AutoCloseable {
   /** A front door over another lease store (a worker's claimed leases over the store's). */
   public Ratchet ratchet(
       String workerId, Duration leaseTtl, CrashSeam seam, KeyRing ring, LeaseStore leases) {
-    Ratchet.Builder b = Ratchet.builder();
+    return ratchet(
+        workerId, leaseTtl, seam, ring, leases, dev.ratchet.telemetry.RatchetObserver.NONE);
+  }
+
+  /** As above, reporting to {@code observer} (a worker's {@code --metrics-port}). */
+  public Ratchet ratchet(
+      String workerId,
+      Duration leaseTtl,
+      CrashSeam seam,
+      KeyRing ring,
+      LeaseStore leases,
+      dev.ratchet.telemetry.RatchetObserver observer) {
+    Ratchet.Builder b = Ratchet.builder().observer(observer);
     if (secretsForTests != null) {
       b.secrets(secretsForTests);
     }
