@@ -112,6 +112,27 @@ class UncertainEffectTest {
     assertThat(other.state().stopReason()).isEqualTo("uncertain_effect_reviewed");
   }
 
+  @Test
+  void theLeaseIsNotReleasedWhileTheEffectIsInFlight() throws Exception {
+    java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch finish = new java.util.concurrent.CountDownLatch(1);
+    Run run = f.ratchet("w1").start(task, "run-1", new Blocking(adapter, inside, finish));
+    run.propose(run.action("a1", "append_file", APPEND));
+    Thread worker = new Thread(() -> run.execute("a1"));
+    worker.start();
+    inside.await();
+    Thread closer = new Thread(run::close);
+    closer.start();
+    closer.join(300);
+    assertThat(closer.isAlive()).as("close waits for the effect in flight").isTrue();
+    assertThat(f.leases.current("run-1")).isPresent();
+    finish.countDown();
+    worker.join(5_000);
+    closer.join(5_000);
+    assertThat(closer.isAlive()).isFalse();
+    assertThat(run.state().pending()).isNull();
+  }
+
   private Run crashedThenRecovered(String runId) {
     CrashPlan plan = new CrashPlan();
     Run run = f.ratchet("w1", plan).start(task, runId, adapter);
@@ -127,6 +148,36 @@ class UncertainEffectTest {
         .map(r -> dev.ratchet.model.TraceEvent.fromJson(dev.ratchet.store.RecordMac.strip(r), "t"))
         .map(dev.ratchet.model.TraceEvent::outcome)
         .toList();
+  }
+
+  /** Holds the unreceipted effect open until the test lets it return. */
+  private static final class Blocking extends dev.ratchet.adapter.ForwardingAdapter {
+    private final java.util.concurrent.CountDownLatch inside;
+    private final java.util.concurrent.CountDownLatch finish;
+
+    Blocking(
+        dev.ratchet.adapter.EnvironmentAdapter d,
+        java.util.concurrent.CountDownLatch inside,
+        java.util.concurrent.CountDownLatch finish) {
+      super(d);
+      this.inside = inside;
+      this.finish = finish;
+    }
+
+    @Override
+    public dev.ratchet.adapter.AdapterOutcome execute(
+        dev.ratchet.adapter.WriteIntent intent,
+        String key,
+        dev.ratchet.store.Fence fence,
+        dev.ratchet.adapter.ApprovalBinding approval) {
+      inside.countDown();
+      try {
+        finish.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return super.execute(intent, key, fence, approval);
+    }
   }
 
   /** Throws from inside the unreceipted effect. */
