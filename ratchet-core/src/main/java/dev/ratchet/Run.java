@@ -215,9 +215,13 @@ public final class Run implements AutoCloseable {
     return recovery;
   }
 
-  /** Releases the lease; the run stays where its last checkpoint left it. */
+  /**
+   * Releases the lease; the run stays where its last checkpoint left it. Waits first for an
+   * unreceipted effect in flight on another thread to return and commit (D23).
+   */
   @Override
   public void close() {
+    engine.awaitNoEffectInFlight(); // D23: never release a lease under a running unreceipted effect
     engine.ctx().leases().release(engine.lease());
   }
 

@@ -298,6 +298,32 @@ public final class Engine {
     }
   }
 
+  private final Object inFlightLock = new Object();
+  private boolean effectInFlight;
+
+  /** Marks an unreceipted effect running (D23): a lease is not released meanwhile. */
+  void effectInFlight(boolean running) {
+    synchronized (inFlightLock) {
+      effectInFlight = running;
+      inFlightLock.notifyAll();
+    }
+  }
+
+  /** Waits until no unreceipted effect is in flight (D23); called before a lease is released. */
+  public void awaitNoEffectInFlight() {
+    synchronized (inFlightLock) {
+      while (effectInFlight) {
+        try {
+          inFlightLock.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new RatchetException(
+              ErrorCode.INTERNAL, "interrupted while an unreceipted effect is in flight");
+        }
+      }
+    }
+  }
+
   /** Reaches the crash window after a step of the pending-write lifecycle, if it has one. */
   void reached(WriteLifecycle.Step step) {
     if (step.window() != null) {

@@ -16,6 +16,7 @@ import dev.ratchet.model.WriteLifecycle;
 import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.RecordSet;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Executes and reconciles the pending write (reference-behaviour §2.3.6–2.3.7, SPEC §7, D9). The
@@ -60,6 +61,9 @@ final class PendingExecutor {
 
   StepOutcome execute(String actionId) {
     PendingIntent p = requirePending(actionId);
+    if (p.effectStarted()) {
+      return UncertainEffects.freeze(engine, engine.observe(), "started, no committed result");
+    }
     // Unlike the teaching runtime (X5 before X8), the key is looked up first: a receipt already
     // under it means a crash window or a key collision, and both must keep their evidence rather
     // than be discarded as a stale observation (docs/decisions.md, "key lookup first").
@@ -112,11 +116,26 @@ final class PendingExecutor {
     p = approved;
     Engine.Op op = engine.begin();
     Gates.consumeStep(engine, op);
+    boolean unreceipted = UncertainEffects.unreceipted(ctx, p.action().kind());
+    if (unreceipted) {
+      p = UncertainEffects.markStarted(engine, op, p);
+      op = engine.begin();
+    }
     engine.checkLease();
-    AdapterOutcome out =
-        ctx.adapter()
-            .execute(
-                ActionRules.intent(ctx, p.action()), p.key(), engine.lease().fence(), binding(p));
+    PendingIntent q = p;
+    Supplier<AdapterOutcome> call =
+        () ->
+            ctx.adapter()
+                .execute(
+                    ActionRules.intent(ctx, q.action()),
+                    q.key(),
+                    engine.lease().fence(),
+                    binding(q));
+    UncertainEffects.Ran ran = unreceipted ? UncertainEffects.run(engine, call) : null;
+    if (ran != null && ran.frozen() != null) {
+      return ran.frozen();
+    }
+    AdapterOutcome out = ran != null ? ran.outcome() : call.get();
     if (out.kind() == AdapterOutcome.Kind.CONFLICT) {
       return Freezer.receiptConflict(engine, op, p, out.receipt(), live);
     }
@@ -139,6 +158,9 @@ final class PendingExecutor {
   StepOutcome reconcile(String actionId) {
     PendingIntent p = requirePending(actionId);
     Observation live = engine.observe();
+    if (p.effectStarted()) {
+      return UncertainEffects.freeze(engine, live, "started, no committed result");
+    }
     Optional<Receipt> found = ctx.adapter().lookup(p.key());
     if (found.isEmpty()) {
       if (live.equals(p.preState())) {

@@ -197,6 +197,12 @@ public final class Runs {
           null);
     }
     boolean exact = live.equals(s.binding());
+    if (s.pending() != null && s.pending().effectStarted()) {
+      // D23: before anything else, a started unreceipted write is never run again.
+      StepOutcome o = UncertainEffects.freeze(engine, live, "started, no committed result");
+      return new Recovery(
+          engine.generation(), Recovery.Found.EFFECT_STARTED, Recovery.Did.FROZEN, o);
+    }
     // An operator's cancel comes before anything the run would do next (issue 17).
     StepOutcome cancelled = Cancels.consume(engine, live);
     if (cancelled != null) {

@@ -48,7 +48,11 @@ public enum TraceOutcome {
   /** Key material was found in evidence and replaced (SPEC D27). */
   REDACTED("redacted"),
   /** A command ran outside the sandbox under the operator's explicit opt-out (SPEC D27). */
-  UNSANDBOXED_COMMAND("unsandboxed_command");
+  UNSANDBOXED_COMMAND("unsandboxed_command"),
+  /** An unreceipted write's {@code effect_started} mark, committed before it runs (D23). */
+  EFFECT_STARTED("effect_started"),
+  /** Recovery found an unreceipted write started without a committed result (D23). */
+  UNCERTAIN_EFFECT("uncertain_effect");
 
   private final String wireName;
 

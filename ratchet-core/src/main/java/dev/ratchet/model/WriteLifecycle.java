@@ -18,6 +18,7 @@ public final class WriteLifecycle {
     INTENT_COMMITTED("intent_committed"),
     APPROVAL_COMMITTED("approval_committed"),
     ADAPTER_CALLED("adapter_called"),
+    EFFECT_STARTED("effect_started"),
     RECEIPT_HELD("receipt_held"),
     RECEIPT_COMMITTED("receipt_committed"),
     FROZEN("frozen"),
@@ -67,6 +68,24 @@ public final class WriteLifecycle {
         null,
         CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT,
         "the adapter executes under the key (no approval needed counts as approved)"),
+    START(
+        Stage.APPROVAL_COMMITTED,
+        Stage.EFFECT_STARTED,
+        TraceOutcome.EFFECT_STARTED,
+        CrashPoint.AFTER_EFFECT_STARTED_COMMIT,
+        "an unreceipted write: the started mark is durable before its effect runs (D23)"),
+    RETURN(
+        Stage.EFFECT_STARTED,
+        Stage.RECEIPT_HELD,
+        null,
+        CrashPoint.UNRECEIPTED_RESULT_HELD,
+        "the unreceipted effect returned; its result commits at once"),
+    UNCERTAIN(
+        Stage.EFFECT_STARTED,
+        Stage.FROZEN,
+        TraceOutcome.UNCERTAIN_EFFECT,
+        null,
+        "started, no committed result: never re-run, frozen for review"),
     RECEIVE(
         Stage.ADAPTER_CALLED,
         Stage.RECEIPT_HELD,

@@ -15,6 +15,13 @@ public enum CrashPoint {
   ADAPTER_AFTER_EXTERNAL_COMMIT,
   /** The runtime holds the receipt in memory; it is not yet durable. */
   BEFORE_RECEIPT_COMMIT,
+  /**
+   * An unreceipted write (D23): its intent and {@code effect_started} mark are durable, the effect
+   * is running or about to; recovery cannot know whether it happened.
+   */
+  AFTER_EFFECT_STARTED_COMMIT,
+  /** An unreceipted write's effect returned; its result is in memory, not yet durable (D23). */
+  UNRECEIPTED_RESULT_HELD,
   /** The receipt and the state advance are durable (one commit, D11); the caller was not told. */
   AFTER_RECEIPT_COMMIT,
   /** Inside a split store: content is written, the mark is not yet advanced. */

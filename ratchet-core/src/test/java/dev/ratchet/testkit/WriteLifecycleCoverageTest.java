@@ -100,6 +100,19 @@ class WriteLifecycleCoverageTest {
           f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
           f.ratchet("w2").resume(task, "run-1", ws);
         });
+    // An unreceipted write started, then the worker died: never re-run, frozen (D23).
+    scenario(
+        new String[0],
+        (f, task) -> {
+          UnreceiptedAppend a = new UnreceiptedAppend(f.workspace());
+          CrashPlan plan = new CrashPlan();
+          Run run = f.ratchet("w1", plan).start(task, "run-1", a);
+          run.propose(run.action("a1", "append_file", write("log.txt", "deployed\n")));
+          plan.arm(CrashPoint.AFTER_EFFECT_STARTED_COMMIT);
+          org.assertj.core.api.Assertions.catchThrowable(() -> run.execute("a1"));
+          f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
+          f.ratchet("w2").resume(task, "run-1", a);
+        });
     // The pre-state no longer holds and there is no receipt: the intent is discarded.
     scenario(
         new String[0],

@@ -168,8 +168,16 @@ public final class DurableAgent {
     if (pending != null && pending.action().actionId().equals(actionId)) {
       return execute(run, actionId);
     }
-    if (lastEvent(run, actionId).isPresent()) {
-      return decided(run, actionId);
+    boolean readOnly = readOnly(run, call.name());
+    Optional<TraceEvent> decided =
+        readOnly ? lastRead(run, actionId + READ_ATTEMPT) : lastEvent(run, actionId);
+    if (readOnly) {
+      // A read commits its proposal but nothing else until it has run: a crash inside it leaves
+      // no outcome and its id used, so it simply runs again under a fresh attempt id (D23).
+      actionId = actionId + READ_ATTEMPT + run.generation();
+    }
+    if (decided.isPresent()) {
+      return outcomeOf(actionId, decided.get());
     }
     JsonValue parsed;
     try {
@@ -233,7 +241,10 @@ public final class DurableAgent {
 
   /** A decided call's outcome as the trace holds it: the tool's result after a crash, too. */
   private static ToolOutcome decided(Run run, String actionId) {
-    TraceEvent e = lastEvent(run, actionId).orElseThrow();
+    return outcomeOf(actionId, lastEvent(run, actionId).orElseThrow());
+  }
+
+  private static ToolOutcome outcomeOf(String actionId, TraceEvent e) {
     return ToolOutcome.text(
         actionId,
         JsonObject.builder().put("outcome", e.outcome()).put("detail", e.detail()).build());
@@ -245,6 +256,26 @@ public final class DurableAgent {
         || e.code() == ErrorCode.FENCED
         || e.code() == ErrorCode.STORE_UNAVAILABLE
         || e.code() == ErrorCode.INTERNAL;
+  }
+
+  /** Separates a read-only call's id from the attempt that ran it. */
+  private static final String READ_ATTEMPT = ".g";
+
+  private static boolean readOnly(Run run, String kind) {
+    return run.actionSpecs().stream()
+        .anyMatch(
+            s -> s.kind().equals(kind) && s.actionClass() == dev.ratchet.adapter.ActionClass.READ);
+  }
+
+  /** The last event of any attempt of a read-only call. */
+  private static Optional<TraceEvent> lastRead(Run run, String prefix) {
+    TraceEvent last = null;
+    for (TraceEvent e : run.trace()) {
+      if (e.actionId() != null && e.actionId().startsWith(prefix)) {
+        last = e;
+      }
+    }
+    return Optional.ofNullable(last);
   }
 
   private static Optional<TraceEvent> lastEvent(Run run, String actionId) {

@@ -42,6 +42,13 @@ public abstract class CrashMatrixContract {
     return EnumSet.complementOf(EnumSet.of(CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK));
   }
 
+  /**
+   * The windows of an unreceipted write (D23): a crash there must freeze the run, not complete it,
+   * so they have their own test below instead of the exactly-once cells.
+   */
+  static final Set<CrashPoint> UNRECEIPTED_WINDOWS =
+      EnumSet.of(CrashPoint.AFTER_EFFECT_STARTED_COMMIT, CrashPoint.UNRECEIPTED_RESULT_HELD);
+
   enum Approvals {
     NONE,
     REQUIRED,
@@ -57,7 +64,9 @@ public abstract class CrashMatrixContract {
     List<String> failures = new ArrayList<>();
     Set<CrashPoint> injected = EnumSet.noneOf(CrashPoint.class);
     long seed = 1000;
-    for (CrashPoint point : points()) {
+    Set<CrashPoint> receipted = EnumSet.copyOf(points());
+    receipted.removeAll(UNRECEIPTED_WINDOWS);
+    for (CrashPoint point : receipted) {
       for (int write = 0; write < WRITES.size(); write++) {
         for (Approvals mode : Approvals.values()) {
           if (point == CrashPoint.AFTER_APPROVAL_COMMIT && mode == Approvals.NONE) {
@@ -74,7 +83,61 @@ public abstract class CrashMatrixContract {
       }
     }
     assertThat(failures).isEmpty();
-    assertThat(injected).containsExactlyInAnyOrderElementsOf(points());
+    assertThat(injected).containsExactlyInAnyOrderElementsOf(receipted);
+  }
+
+  /**
+   * D23 (ADR 0071): the appends are declared unreceipted; a crash in each window of such a write
+   * (mark committed; inside the effect; result held) freezes the run {@code uncertain_effect} at
+   * recovery, and the effect ran at most once and is never run again.
+   */
+  @Test
+  void everyUnreceiptedWindowFreezesUncertainAndTheEffectNeverRunsTwice() {
+    List<String> failures = new ArrayList<>();
+    Set<CrashPoint> injected = EnumSet.noneOf(CrashPoint.class);
+    Set<CrashPoint> windows = EnumSet.copyOf(UNRECEIPTED_WINDOWS);
+    windows.add(CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT);
+    long seed = 5000;
+    for (CrashPoint point : windows) {
+      for (int write = 1; write < WRITES.size(); write++) {
+        RuntimeFixture f = fixture(seed++);
+        TaskSpec task = f.task();
+        InMemoryWorkspace ws = f.workspace();
+        UnreceiptedAppend adapter = new UnreceiptedAppend(ws);
+        CrashPlan plan = new CrashPlan();
+        ws.crashSeam(plan);
+        String name = point + "/write" + (write + 1);
+        String runId = "run-" + seed;
+        try {
+          drive(
+              f,
+              task,
+              f.ratchet("worker-1", plan).start(task, runId, adapter),
+              null,
+              plan,
+              point,
+              write);
+          failures.add(name + ": the crash was never injected");
+        } catch (SimulatedCrash c) {
+          injected.add(point);
+        }
+        plan.disarm();
+        int effects = ws.ledger().size();
+        f.clock.advance(Duration.ofMinutes(1));
+        Run recovered = f.ratchet("worker-2", plan).resume(task, runId, adapter);
+        if (recovered.state().phase() != Phase.NEEDS_REVIEW
+            || !"uncertain_effect".equals(recovered.state().stopReason())) {
+          failures.add(name + ": recovery left " + recovered.state().phase());
+        }
+        if (ws.ledger().size() != effects || Set.copyOf(ws.ledger()).size() != effects) {
+          failures.add(name + ": an effect ran again at recovery");
+        }
+      }
+    }
+    assertThat(failures).isEmpty();
+    Set<CrashPoint> expected = EnumSet.copyOf(windows);
+    expected.retainAll(points());
+    assertThat(injected).containsAll(expected);
   }
 
   @Test
@@ -170,7 +233,7 @@ public abstract class CrashMatrixContract {
   }
 
   private static void approveIfNeeded(RuntimeFixture f, TaskSpec task, Run run, Approvals mode) {
-    if (mode == Approvals.NONE) {
+    if (mode == null || mode == Approvals.NONE) {
       return;
     }
     var evidence = run.state().pending().approval();
