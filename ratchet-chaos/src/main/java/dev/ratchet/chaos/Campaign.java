@@ -112,7 +112,11 @@ public final class Campaign {
 
   private Campaign() {}
 
-  public static void main(String[] argv) {
+  public static void main(String[] argv) throws Exception {
+    if (argv.length > 0 && argv[0].equals("fleet-bench")) {
+      FleetBench.main(java.util.Arrays.copyOfRange(argv, 1, argv.length));
+      return;
+    }
     Args args;
     try {
       args = Args.parse(argv);
