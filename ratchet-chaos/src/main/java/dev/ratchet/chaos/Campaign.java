@@ -117,6 +117,10 @@ public final class Campaign {
       FleetBench.main(java.util.Arrays.copyOfRange(argv, 1, argv.length));
       return;
     }
+    if (argv.length > 0 && argv[0].equals("workers")) {
+      FleetCampaign.main(java.util.Arrays.copyOfRange(argv, 1, argv.length));
+      return;
+    }
     Args args;
     try {
       args = Args.parse(argv);
