@@ -100,8 +100,15 @@ final class Fleet implements AutoCloseable {
   /** {@code run TASK --run-id ID --enqueue} on this fleet's home and store. */
   String[] enqueueArgs(Path task, String runId) {
     return new String[] {
-      "run", task.toString(), "--run-id", runId, "--enqueue", "--home", home.toString(),
-      "--store", url
+      "run",
+      task.toString(),
+      "--run-id",
+      runId,
+      "--enqueue",
+      "--home",
+      home.toString(),
+      "--store",
+      url
     };
   }
 
@@ -136,8 +143,7 @@ final class Fleet implements AutoCloseable {
             "--store",
             url);
     ProcessBuilder pb =
-        new ProcessBuilder(
-                ChildJvm.command(JVM_OPTIONS, classpath(), "dev.ratchet.cli.Main", args))
+        new ProcessBuilder(ChildJvm.command(JVM_OPTIONS, classpath(), "dev.ratchet.cli.Main", args))
             .redirectErrorStream(true);
     pb.environment().keySet().removeIf(k -> k.startsWith("RATCHET_"));
     pb.environment().putAll(ownerEnv());

@@ -93,8 +93,7 @@ public final class FleetCampaign {
         String id = String.format(Locale.ROOT, "c%03d", i);
         ReferenceService svc = ReferenceService.start(work.resolve("ledger-" + id + ".db"), 0);
         services.put(id, svc);
-        Path task =
-            FleetTasks.ledgerRun(work, id, svc.uri().toString(), svc.clientSecretFile());
+        Path task = FleetTasks.ledgerRun(work, id, svc.uri().toString(), svc.clientSecretFile());
         cli.ok(f.enqueueArgs(task, id));
       }
       for (int w = 1; w <= WORKERS; w++) {
@@ -135,8 +134,7 @@ public final class FleetCampaign {
   /** Null when the run completed and each of its orders is in the ledger exactly once. */
   private static String judge(Fleet f, FleetCli cli, String id, ReferenceService svc)
       throws InterruptedException {
-    FleetCli.Result status =
-        cli.run("status", id, "--home", f.home.toString(), "--store", f.url);
+    FleetCli.Result status = cli.run("status", id, "--home", f.home.toString(), "--store", f.url);
     if (status.exit() != 0 || !status.text().contains("completed")) {
       return "status is not completed: " + status.text();
     }
@@ -148,8 +146,12 @@ public final class FleetCampaign {
     }
     for (int i = 1; i <= FleetTasks.LEDGER_ORDERS; i++) {
       if (perSku.getOrDefault("sku-" + i, 0) != 1) {
-        return "order sku-" + i + " is in the ledger " + perSku.getOrDefault("sku-" + i, 0)
-            + " times: " + orders;
+        return "order sku-"
+            + i
+            + " is in the ledger "
+            + perSku.getOrDefault("sku-" + i, 0)
+            + " times: "
+            + orders;
       }
     }
     if (orders.size() != FleetTasks.LEDGER_ORDERS) {

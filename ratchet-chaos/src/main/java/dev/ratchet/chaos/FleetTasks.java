@@ -13,8 +13,8 @@ import java.util.List;
 
 /**
  * The task files of the worker-fleet bench and campaign ({@code ratchet-task/1}, the format {@code
- * ratchet run} reads). No write needs an approval: the runs go from enqueue to end with no
- * command typed.
+ * ratchet run} reads). No write needs an approval: the runs go from enqueue to end with no command
+ * typed.
  */
 final class FleetTasks {
   /** Steps in a short workspace run: read, append, finish. */
@@ -46,13 +46,22 @@ final class FleetTasks {
         task("fleet-short", "workspace", List.of("workspace.read", "workspace.write"))
             .put("action_kinds", texts("read_file", "append_file"))
             .put("targets", texts(FILE))
-            .put("environment", JsonObject.builder()
-                .put("files", JsonObject.builder().put(FILE, START).build()).build())
-            .put("verifier", JsonObject.builder().put("expected_files",
-                JsonObject.builder().put(FILE, START + "run " + runId + "\n").build()).build())
+            .put(
+                "environment",
+                JsonObject.builder()
+                    .put("files", JsonObject.builder().put(FILE, START).build())
+                    .build())
+            .put(
+                "verifier",
+                JsonObject.builder()
+                    .put(
+                        "expected_files",
+                        JsonObject.builder().put(FILE, START + "run " + runId + "\n").build())
+                    .build())
             .build();
     Path ws = dir.resolve("ws").resolve(runId);
-    return write(dir, runId, task, JsonObject.builder().put("directory", ws.toString()).build(), plan);
+    return write(
+        dir, runId, task, JsonObject.builder().put("directory", ws.toString()).build(), plan);
   }
 
   /** A run against a reference ledger service of its own: two orders, a check, finish. */
@@ -84,8 +93,11 @@ final class FleetTasks {
             .put("action_kinds", texts("create_order", "check_account"))
             .put("targets", texts("acme"))
             .put("environment", JsonObject.builder().put("revision", 0).build())
-            .put("verifier", JsonObject.builder()
-                .put("expect", JsonObject.builder().put("acme", expect).build()).build())
+            .put(
+                "verifier",
+                JsonObject.builder()
+                    .put("expect", JsonObject.builder().put("acme", expect).build())
+                    .build())
             .build();
     JsonObject connect =
         JsonObject.builder()

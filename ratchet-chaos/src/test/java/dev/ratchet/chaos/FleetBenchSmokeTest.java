@@ -27,8 +27,7 @@ class FleetBenchSmokeTest {
   }
 
   @Test
-  void oneTwoAndFourWorkerJvmsDrainTheQueueAndAKilledWorkersRunsAreClaimedAgain()
-      throws Exception {
+  void oneTwoAndFourWorkerJvmsDrainTheQueueAndAKilledWorkersRunsAreClaimedAgain() throws Exception {
     needPostgres();
     FleetBench.Result r = FleetBench.run(work, 30, 1);
     System.out.println(r.table());

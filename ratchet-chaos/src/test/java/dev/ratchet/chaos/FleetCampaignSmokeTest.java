@@ -7,10 +7,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The worker-fleet chaos campaign in smoke mode, run by {@code mvn verify}: four ledger runs,
- * three real {@code ratchet worker} JVMs on 1.5 s leases, two of them SIGKILLed while they hold
- * runs and restarted by the supervisor, no command typed after the enqueue; every run ends
- * completed and each order is in its reference service's ledger exactly once.
+ * The worker-fleet chaos campaign in smoke mode, run by {@code mvn verify}: four ledger runs, three
+ * real {@code ratchet worker} JVMs on 1.5 s leases, two of them SIGKILLed while they hold runs and
+ * restarted by the supervisor, no command typed after the enqueue; every run ends completed and
+ * each order is in its reference service's ledger exactly once.
  */
 class FleetCampaignSmokeTest {
   @TempDir Path work;
