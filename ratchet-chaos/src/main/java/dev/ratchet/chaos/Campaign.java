@@ -21,7 +21,12 @@ import java.util.stream.Stream;
  * Campaign crash|tamper|contention|dbfault --seed-from N --trials M --smoke|--full --results DIR
  *     [--canary] [--report FILE]
  * Campaign report --results DIR --out FILE
+ * Campaign workers --smoke|--full [--seed S] [--runs R] [--kills K] [--work DIR]
+ * Campaign fleet-bench --smoke|--full [--runs N] [--kills K] [--work DIR] [--out FILE]
  * </pre>
+ *
+ * The last two ({@link FleetCampaign}, {@link FleetBench}: real {@code ratchet worker} processes
+ * on PostgreSQL, ADR 0063) are single seeded runs with their own exit code, not seed ranges.
  *
  * Each trial is one seed; a trial's outcome depends on nothing but its seed and the mode (and, for
  * real kills, on process timing, which the seed steers but cannot fix). Results accumulate in
@@ -134,7 +139,8 @@ public final class Campaign {
       System.err.println(
           "usage: Campaign crash|tamper|contention|dbfault --seed-from N --trials M"
               + " --smoke|--full --results DIR [--canary] [--report FILE]\n"
-              + "       Campaign report --results DIR --out FILE");
+              + "       Campaign report --results DIR --out FILE\n"
+              + "       Campaign workers|fleet-bench --smoke|--full [options]");
       System.err.println(e.getMessage());
       System.exit(2);
       return;
