@@ -25,11 +25,11 @@ import java.util.stream.Stream;
  * Campaign fleet-bench --smoke|--full [--runs N] [--kills K] [--work DIR] [--out FILE]
  * </pre>
  *
- * The last two ({@link FleetCampaign}, {@link FleetBench}: real {@code ratchet worker} processes
- * on PostgreSQL, ADR 0063) are single seeded runs with their own exit code, not seed ranges.
+ * The last two ({@link FleetCampaign}, {@link FleetBench}: real {@code ratchet worker} processes on
+ * PostgreSQL, ADR 0063) are single seeded runs with their own exit code, not seed ranges.
  *
- * Each trial is one seed; a trial's outcome depends on nothing but its seed and the mode (and, for
- * real kills, on process timing, which the seed steers but cannot fix). Results accumulate in
+ * <p>Each trial is one seed; a trial's outcome depends on nothing but its seed and the mode (and,
+ * for real kills, on process timing, which the seed steers but cannot fix). Results accumulate in
  * {@code DIR/<campaign>-<mode>.tsv}; seeds already recorded there are skipped, so a full campaign
  * resumes by seed range. Every failing trial prints the one command that reruns it. Exit code 0
  * when every trial of the range passed, 1 otherwise, 2 on a usage error. In full mode, {@code
