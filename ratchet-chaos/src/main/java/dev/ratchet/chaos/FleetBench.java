@@ -48,7 +48,7 @@ public final class FleetBench {
     boolean full = false;
     int runs = -1;
     int kills = -1;
-    Path work = Files.createTempDirectory("ratchet-fleet-bench");
+    Path work = null;
     Path out = null;
     for (int i = 0; i < argv.length; i++) {
       switch (argv[i]) {
@@ -61,6 +61,7 @@ public final class FleetBench {
         default -> throw new IllegalArgumentException("unknown argument: " + argv[i]);
       }
     }
+    work = work != null ? work : Files.createTempDirectory("ratchet-fleet-bench");
     String table =
         run(work, runs > 0 ? runs : full ? 1000 : 30, kills > 0 ? kills : full ? 8 : 1).table();
     System.out.println(table);

@@ -49,7 +49,7 @@ public final class FleetCampaign {
     long seed = 0;
     int runs = -1;
     int kills = -1;
-    Path work = Files.createTempDirectory("ratchet-fleet-chaos");
+    Path work = null;
     for (int i = 0; i < argv.length; i++) {
       switch (argv[i]) {
         case "--full" -> full = true;
@@ -61,6 +61,7 @@ public final class FleetCampaign {
         default -> throw new IllegalArgumentException("unknown argument: " + argv[i]);
       }
     }
+    work = work != null ? work : Files.createTempDirectory("ratchet-fleet-chaos");
     Outcome o = run(work, seed, runs > 0 ? runs : full ? 60 : 4, kills > 0 ? kills : full ? 12 : 2);
     System.out.println(summary(seed, o));
     o.failures().forEach(f -> System.out.println("FAIL " + f));
