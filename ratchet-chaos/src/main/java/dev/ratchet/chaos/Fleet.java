@@ -22,10 +22,10 @@ import java.util.regex.Pattern;
 /**
  * A fleet of real {@code ratchet worker} processes ({@code dev.ratchet.cli.Main worker}, each its
  * own JVM) on one fresh PostgreSQL schema ({@link PgServer}) and one Ratchet home, as an operator
- * would run them: workers connect as the worker role, runs are enqueued with {@code run --enqueue}
- * as the owner. The supervisor reads each worker's log lines (claim, outcome, release), stamps them
- * with its own clock, and can SIGKILL and restart workers. Nothing here reaches into the worker:
- * only its command line, its environment and its stderr.
+ * would run them: workers connect as the worker role, runs are enqueued with {@code submit} (signed
+ * by an operator) as the owner. The supervisor reads each worker's log lines (claim, outcome,
+ * release), stamps them with its own clock, and can SIGKILL and restart workers. Nothing here
+ * reaches into the worker: only its command line, its environment and its stderr.
  */
 final class Fleet implements AutoCloseable {
   static final List<String> JVM_OPTIONS =
@@ -57,6 +57,7 @@ final class Fleet implements AutoCloseable {
   private static final Pattern FAILED = Pattern.compile("^worker (\\S+) run (\\S+): [A-Z_]+: ");
 
   final String url;
+  private static final String OPERATOR = "fleet-operator";
   final String schema;
   final Path home;
   final Path log;
@@ -84,11 +85,21 @@ final class Fleet implements AutoCloseable {
     Fleet f = new Fleet(PgServer.SHARED_URL, schema, work, lease, poll);
     try (FleetCli cli = f.cli()) {
       cli.ok("keys", "generate", "--home", f.home.toString());
+      // Runs reach workers as tasks signed by an operator (ratchet submit, D24).
+      cli.ok("keys", "generate", "--role", "operator", "--name", OPERATOR, "--home", "" + f.home);
+      cli.ok(
+          "keys",
+          "trust",
+          "--role",
+          "operator",
+          "" + f.operatorKey().resolveSibling(OPERATOR + ".pub"),
+          "--home",
+          "" + f.home);
     }
     return f;
   }
 
-  /** The owner's login: migrations are done; {@code run --enqueue} and {@code status}. */
+  /** The owner's login: migrations are done; {@code submit} and {@code status}. */
   Map<String, String> ownerEnv() {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("RATCHET_PG_USER", PgServer.OWNER);
@@ -97,19 +108,24 @@ final class Fleet implements AutoCloseable {
     return env;
   }
 
-  /** {@code run TASK --run-id ID --enqueue} on this fleet's home and store. */
+  /** {@code submit TASK --run-id ID}, signed by the fleet's operator, on this home and store. */
   String[] enqueueArgs(Path task, String runId) {
     return new String[] {
-      "run",
+      "submit",
       task.toString(),
       "--run-id",
       runId,
-      "--enqueue",
+      "--operator-key",
+      operatorKey().toString(),
       "--home",
       home.toString(),
       "--store",
       url
     };
+  }
+
+  private Path operatorKey() {
+    return home.resolve("identities/operator/" + OPERATOR + ".key");
   }
 
   FleetCli cli() throws IOException {

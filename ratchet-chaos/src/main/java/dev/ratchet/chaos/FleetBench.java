@@ -16,10 +16,11 @@ import java.util.concurrent.Future;
 
 /**
  * The worker-scaling bench (issue 17 item 7): on one PostgreSQL server, N short runs enqueued with
- * {@code run --enqueue}, then driven by 1, 2 and 4 {@code ratchet worker} JVMs (one run at a time
- * each); runs/s and steps/s per worker count from the workers' own claim and outcome lines; then
- * the claim latency after a worker is SIGKILLed: from the kill until each run it held is claimed by
- * another worker, on short leases. Prints a Markdown table with the load average at each phase.
+ * {@code submit} (signed by an operator), then driven by 1, 2 and 4 {@code ratchet worker} JVMs
+ * (one run at a time each); runs/s and steps/s per worker count from the workers' own claim and
+ * outcome lines; then the claim latency after a worker is SIGKILLed: from the kill until each run
+ * it held is claimed by another worker, on short leases. Prints a Markdown table with the load
+ * average at each phase.
  *
  * <pre>FleetBench --smoke|--full [--runs N] [--kills K] [--work DIR] [--out FILE]</pre>
  */

@@ -14,12 +14,12 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * The worker-fleet chaos campaign (issue 17 item 7): runs enqueued with {@code run --enqueue}, each
- * against a reference ledger service of its own (ratchet-harness), driven by {@code ratchet worker}
- * JVMs on short leases while the supervisor SIGKILLs busy workers at seeded moments and restarts
- * them itself — no command is typed after the enqueue. Verdict: every run ends {@code completed}
- * (as {@code ratchet status} says), each order is in its service's own ledger exactly once, and
- * every run a killed worker held was claimed again by another worker.
+ * The worker-fleet chaos campaign (issue 17 item 7): runs enqueued with {@code submit} (signed by
+ * an operator), each against a reference ledger service of its own (ratchet-harness), driven by
+ * {@code ratchet worker} JVMs on short leases while the supervisor SIGKILLs busy workers at seeded
+ * moments and restarts them itself — no command is typed after the enqueue. Verdict: every run ends
+ * {@code completed} (as {@code ratchet status} says), each order is in its service's own ledger
+ * exactly once, and every run a killed worker held was claimed again by another worker.
  *
  * <pre>FleetCampaign --smoke|--full [--seed S] [--runs R] [--kills K] [--work DIR]</pre>
  *

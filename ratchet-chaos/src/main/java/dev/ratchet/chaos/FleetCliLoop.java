@@ -11,10 +11,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A child JVM that runs {@code ratchet} command lines read from stdin (one per line, arguments
- * separated by tabs) through the CLI's own {@link Main#execute}, so that a thousand {@code run
- * --enqueue} do not start a thousand JVMs. Its environment carries the PostgreSQL login, as the CLI
- * reads it from nowhere else. After each command it prints the command's output, then {@code EXIT
- * <code>}.
+ * separated by tabs) through the CLI's own {@link Main#execute}, so that a thousand {@code submit}
+ * do not start a thousand JVMs. Its environment carries the PostgreSQL login, as the CLI reads it
+ * from nowhere else. After each command it prints the command's output, then {@code EXIT <code>}.
  */
 public final class FleetCliLoop {
   static final String EXIT = "EXIT ";
