@@ -13,8 +13,9 @@ import java.nio.file.Path;
 /**
  * The first worker driver (SPEC D24): the task file's plan, followed exactly as {@code ratchet run}
  * and {@code resume} follow it ({@link Driver}). The scheduling row's task reference is the path of
- * the task file recorded in the Ratchet home when the run was enqueued. Registered through {@code
- * META-INF/services} here, since the plan driver lives in the CLI.
+ * the task file recorded in the Ratchet home (for a submitted run, the copy the worker wrote after
+ * verifying the operator's signature, ADR 0061). Registered through {@code META-INF/services} here,
+ * since the plan driver lives in the CLI.
  */
 public final class PlanDriver implements dev.ratchet.worker.Driver {
   public static final String NAME = "plan";
