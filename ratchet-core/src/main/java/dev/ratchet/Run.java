@@ -176,9 +176,12 @@ public final class Run implements AutoCloseable {
     return engine.state().binding().revision();
   }
 
-  /** The run's committed trace, in order (read from the store; a copy). */
+  /**
+   * The run's trace, in order (a copy): the committed events read from the store, then those riding
+   * on the run's next commit with a completed write's receipt (D22).
+   */
   public List<TraceEvent> trace() {
-    RunState s = engine.state();
+    RunState s = engine.committed();
     CheckpointStore store = engine.ctx().store();
     long count = s.head(RecordSet.TRACE).count();
     List<TraceEvent> out = new ArrayList<>();
@@ -197,15 +200,33 @@ public final class Run implements AutoCloseable {
                 "trace[" + r.sequence() + "]"));
       }
     }
+    for (StoredRecord r : engine.carriedRecords(RecordSet.TRACE)) {
+      out.add(
+          TraceEvent.fromJson(
+              RecordMac.open(engine.ctx().keys(), s.taskId(), s.runId(), r),
+              "trace[" + r.sequence() + "]"));
+    }
     return List.copyOf(out);
   }
 
-  /** The committed control state (the payload of the current checkpoint). */
+  /**
+   * Makes every completed write's receipt durable now (D22: it otherwise rides on the run's next
+   * commit). A driver calls it before it gives the run up (waits, yields, drains); {@link #close}
+   * calls it too. A no-op when nothing rides.
+   */
+  public void flush() {
+    engine.flush();
+  }
+
+  /**
+   * The control state as the run stands: the payload of the current checkpoint, or, while a
+   * completed write's receipt rides on the next commit (D22), the state that commit makes durable.
+   */
   public RunState state() {
     return engine.state();
   }
 
-  /** The current checkpoint generation (the run's state version, D1). */
+  /** The current durable checkpoint generation (the run's state version, D1). */
   public long generation() {
     return engine.generation();
   }
@@ -219,9 +240,14 @@ public final class Run implements AutoCloseable {
     return recovery;
   }
 
-  /** Releases the lease; the run stays where its last checkpoint left it. */
+  /**
+   * Makes any carried receipt durable ({@link #flush}), then releases the lease; the run stays
+   * where its last checkpoint left it. A receipt that cannot be made durable keeps the lease until
+   * it lapses (never released before it, D22); recovery then reconciles it from the adapter.
+   */
   @Override
   public void close() {
+    engine.flush();
     engine.ctx().leases().release(engine.lease());
   }
 

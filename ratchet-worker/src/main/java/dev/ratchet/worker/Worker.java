@@ -162,6 +162,7 @@ public final class Worker {
     DriveContext ctx = opener.open(claim, stopping::get);
     try (Run run = ctx.run()) {
       DriveResult r = driver.drive(ctx);
+      run.flush(); // D22: receipts durable before the run is finished, parked or yielded
       Lease lease = run.lease();
       switch (r.kind()) {
         case ENDED -> store.finish(claim, lease);
