@@ -211,9 +211,7 @@ public final class Engine {
     Op() {
       if (carried == null) {
         b = new Draft(state);
-        j =
-            new Journal(
-                state.sets(), RecordAuth.sealer(ctx.keys(), state.taskId(), state.runId()));
+        j = new Journal(state.sets(), RecordAuth.sealer(ctx.keys(), state.taskId(), state.runId()));
       } else {
         b = new Draft(carried.view());
         j = carried.journal().copy();

@@ -21,8 +21,8 @@ public enum CrashPoint {
    */
   RECEIPT_ONLY_IN_MEMORY,
   /**
-   * Inside a commit that carries a write's receipt (the next intent, a read, finish, a flush
-   * before the lease is released): sealed and lease-checked, the store not yet called (D22).
+   * Inside a commit that carries a write's receipt (the next intent, a read, finish, a flush before
+   * the lease is released): sealed and lease-checked, the store not yet called (D22).
    */
   INSIDE_CARRYING_COMMIT,
   /**

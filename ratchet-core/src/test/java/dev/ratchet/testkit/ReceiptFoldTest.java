@@ -159,8 +159,7 @@ class ReceiptFoldTest {
       // finish straight after a write is refused (no verification), in a commit carrying it
       catchThrowable(() -> run.apply(run.action("f0", "finish", JsonObject.EMPTY)));
       assertThat(store.durableReceipts()).isEqualTo(1);
-      run.apply(
-          run.action("t1", "run_tests", JsonObject.builder().put("target", "unit").build()));
+      run.apply(run.action("t1", "run_tests", JsonObject.builder().put("target", "unit").build()));
       run.apply(run.action("f1", "finish", JsonObject.EMPTY));
       assertThat(run.state().phase()).isEqualTo(Phase.COMPLETED);
     }

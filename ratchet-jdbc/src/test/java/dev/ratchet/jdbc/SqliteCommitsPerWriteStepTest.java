@@ -107,6 +107,9 @@ class SqliteCommitsPerWriteStepTest {
         run.action(
             "w" + i,
             "write_file",
-            JsonObject.builder().put("path", "app.py").put("content", "print(" + i + ")\n").build()));
+            JsonObject.builder()
+                .put("path", "app.py")
+                .put("content", "print(" + i + ")\n")
+                .build()));
   }
 }

@@ -21,11 +21,11 @@ import org.junit.jupiter.api.Test;
 /**
  * The crash matrix (SPEC §11, D10, D18, D22): every {@link CrashPoint} × every write of a
  * three-write scenario × {no approval, approval required, approval expired by recovery}; the
- * windows of a commit carrying a write's receipt × {the run's next commit, a flush}. Each cell crashes for
- * real at its point (the runtime object is abandoned, its lease is never released), recovers in a
- * fresh runtime object from the store alone, and drives the run to completion. Every write's effect
- * count in the workspace's own ledger must be exactly 1, the appended file must show each append
- * once, and the run must complete verified. Subclasses supply the store.
+ * windows of a commit carrying a write's receipt × {the run's next commit, a flush}. Each cell
+ * crashes for real at its point (the runtime object is abandoned, its lease is never released),
+ * recovers in a fresh runtime object from the store alone, and drives the run to completion. Every
+ * write's effect count in the workspace's own ledger must be exactly 1, the appended file must show
+ * each append once, and the run must complete verified. Subclasses supply the store.
  */
 public abstract class CrashMatrixContract {
   static final List<JsonObject> WRITES =
