@@ -13,7 +13,9 @@ import dev.ratchet.outcome.Proposal;
 import dev.ratchet.outcome.Recovery;
 import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.Lease;
+import dev.ratchet.store.RecordMac;
 import dev.ratchet.store.RecordSet;
+import dev.ratchet.store.StoredRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -184,24 +186,44 @@ public final class Run implements AutoCloseable {
   }
 
   /**
-   * The run's committed trace, in order (read from the store; a copy). Every event is authenticated
-   * as {@code verify} does (D20): the chain is recomputed to the signed head, and an event sealed
-   * under a key since removed or revoked authenticates through that head (ADR 0032).
+   * The run's trace, in order (a copy): the committed events read from the store, each
+   * authenticated as {@code verify} does (D20: the chain is recomputed to the signed head, and an
+   * event sealed under a key since removed or revoked authenticates through that head, ADR 0032),
+   * then those riding on the run's next commit with a completed write's receipt (D22).
    */
   public List<TraceEvent> trace() {
+    RunState s = engine.committed();
     List<TraceEvent> out = new ArrayList<>();
     for (JsonObject body : engine.records(RecordSet.TRACE)) {
       out.add(TraceEvent.fromJson(body, "trace[" + (out.size() + 1) + "]"));
     }
+    for (StoredRecord r : engine.carriedRecords(RecordSet.TRACE)) {
+      out.add(
+          TraceEvent.fromJson(
+              RecordMac.open(engine.ctx().keys(), s.taskId(), s.runId(), r),
+              "trace[" + r.sequence() + "]"));
+    }
     return List.copyOf(out);
   }
 
-  /** The committed control state (the payload of the current checkpoint). */
+  /**
+   * Makes every completed write's receipt durable now (D22: it otherwise rides on the run's next
+   * commit). A driver calls it before it gives the run up (waits, yields, drains); {@link #close}
+   * calls it too. A no-op when nothing rides.
+   */
+  public void flush() {
+    engine.flush();
+  }
+
+  /**
+   * The control state as the run stands: the payload of the current checkpoint, or, while a
+   * completed write's receipt rides on the next commit (D22), the state that commit makes durable.
+   */
   public RunState state() {
     return engine.state();
   }
 
-  /** The current checkpoint generation (the run's state version, D1). */
+  /** The current durable checkpoint generation (the run's state version, D1). */
   public long generation() {
     return engine.generation();
   }
@@ -216,12 +238,15 @@ public final class Run implements AutoCloseable {
   }
 
   /**
-   * Releases the lease; the run stays where its last checkpoint left it. Waits first for an
-   * unreceipted effect in flight on another thread to return and commit (D23).
+   * Waits for an unreceipted effect in flight on another thread to return and commit (D23), makes
+   * any carried receipt durable ({@link #flush}), then releases the lease; the run stays where its
+   * last checkpoint left it. A receipt that cannot be made durable keeps the lease until it lapses
+   * (never released before it, D22); recovery then reconciles it from the adapter.
    */
   @Override
   public void close() {
     engine.awaitNoEffectInFlight(); // D23: never release a lease under a running unreceipted effect
+    engine.flush();
     engine.ctx().leases().release(engine.lease());
   }
 

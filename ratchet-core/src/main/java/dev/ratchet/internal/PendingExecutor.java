@@ -1,7 +1,9 @@
 package dev.ratchet.internal;
 
+import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.AdapterOutcome;
 import dev.ratchet.adapter.ApprovalBinding;
+import dev.ratchet.adapter.EffectKind;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.error.ErrorCode;
@@ -21,7 +23,8 @@ import java.util.function.Supplier;
 /**
  * Executes and reconciles the pending write (reference-behaviour §2.3.6–2.3.7, SPEC §7, D9). The
  * intent with its key is already durable; the approval, when policy needs one, is consumed and
- * committed before the adapter is called; the receipt and the state advance commit together.
+ * committed before the adapter is called; the receipt and the state advance ride together on the
+ * run's next commit (D22).
  */
 final class PendingExecutor {
   private final Engine engine;
@@ -113,10 +116,22 @@ final class PendingExecutor {
       }
       throw Approvals.noneValid(actionId, refusals);
     }
-    p = approved;
+    if (!UncertainEffects.unreceipted(ctx, approved.action().kind())) {
+      return callAndComplete(approved, live, false);
+    }
+    // D23: in flight from before the started mark until its result is durable, so that no lease
+    // is released (close, drain) while the effect may be running or its result is only in memory.
+    engine.effectInFlight(true);
+    try {
+      return callAndComplete(approved, live, true);
+    } finally {
+      engine.effectInFlight(false);
+    }
+  }
+
+  private StepOutcome callAndComplete(PendingIntent p, Observation live, boolean unreceipted) {
     Engine.Op op = engine.begin();
     Gates.consumeStep(engine, op);
-    boolean unreceipted = UncertainEffects.unreceipted(ctx, p.action().kind());
     if (unreceipted) {
       p = UncertainEffects.markStarted(engine, op, p);
       op = engine.begin();
@@ -224,13 +239,15 @@ final class PendingExecutor {
         outcome,
         Outcomes.receiptDetail(r, kind != StepOutcome.Kind.EXECUTED));
     engine.budgetClose(op);
-    engine.commit(op);
-    engine.reached(
-        kind == StepOutcome.Kind.RECONCILED
-            ? WriteLifecycle.Step.RECONCILE
-            : kind == StepOutcome.Kind.REPLAYED
-                ? WriteLifecycle.Step.REPLAY
-                : WriteLifecycle.Step.EXECUTE);
+    // D22: the receipt rides on the run's next commit; an unreceipted effect's result does not.
+    if (engine.carry(op, unreceipted(p))) {
+      engine.reached(
+          kind == StepOutcome.Kind.RECONCILED
+              ? WriteLifecycle.Step.RECONCILE
+              : kind == StepOutcome.Kind.REPLAYED
+                  ? WriteLifecycle.Step.REPLAY
+                  : WriteLifecycle.Step.EXECUTE);
+    }
     return new StepOutcome(kind, p.action().actionId(), r.result(), r, null);
   }
 
@@ -302,6 +319,12 @@ final class PendingExecutor {
     engine.reached(
         p.approval() != null ? WriteLifecycle.Step.REFRESH : WriteLifecycle.Step.APPROVE);
     return approved;
+  }
+
+  /** D23: nothing can look this effect up again, so its result is committed at once. */
+  private boolean unreceipted(PendingIntent p) {
+    ActionSpec spec = ctx.specs().get(p.action().kind());
+    return spec != null && spec.effectKind() == EffectKind.UNRECEIPTED;
   }
 
   private ApprovalBinding binding(PendingIntent p) {

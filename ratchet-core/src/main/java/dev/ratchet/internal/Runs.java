@@ -233,6 +233,7 @@ public final class Runs {
     }
     PendingExecutor executor = new PendingExecutor(engine, true);
     StepOutcome o = executor.reconcile(actionId);
+    engine.flush(); // recovery leaves what it reconciled durable (D22 folds only steady steps)
     if (o == null && executor.rejectedWhy() != null) {
       return new Recovery(
           engine.generation(), found, Recovery.Did.REJECTED, null, executor.rejectedWhy());

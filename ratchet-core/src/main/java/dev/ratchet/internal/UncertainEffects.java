@@ -56,7 +56,6 @@ final class UncertainEffects {
    */
   static Ran run(Engine engine, Supplier<AdapterOutcome> effect) {
     AdapterOutcome out;
-    engine.effectInFlight(true);
     try {
       out = effect.get();
     } catch (RatchetException e) {
@@ -69,8 +68,6 @@ final class UncertainEffects {
     } catch (RuntimeException e) {
       String why = "the effect threw " + e.getClass().getSimpleName();
       return new Ran(null, freeze(engine, engine.observe(), why));
-    } finally {
-      engine.effectInFlight(false);
     }
     engine.reached(WriteLifecycle.Step.RETURN);
     return new Ran(out, null);

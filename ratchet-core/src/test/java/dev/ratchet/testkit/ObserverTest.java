@@ -50,6 +50,7 @@ class ObserverTest {
   void aWriteReportsItsProposalCommitsAndAdapterCallsAsSteps() {
     Run run = observed("w1").start(task, "run-1", ws);
     run.apply(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+    run.flush(); // the receipt rides on the run's next commit (D22); flushing makes it generation 3
     assertThat(seen.steps)
         .anyMatch(s -> s.kind() == Step.Kind.PROPOSE && "a1".equals(s.actionId()));
     assertThat(seen.steps)

@@ -19,12 +19,13 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The crash matrix (SPEC §11, D10, D18): every {@link CrashPoint} × every write of a three-write
- * scenario × {no approval, approval required, approval expired by recovery}. Each cell crashes for
- * real at its point (the runtime object is abandoned, its lease is never released), recovers in a
- * fresh runtime object from the store alone, and drives the run to completion. Every write's effect
- * count in the workspace's own ledger must be exactly 1, the appended file must show each append
- * once, and the run must complete verified. Subclasses supply the store.
+ * The crash matrix (SPEC §11, D10, D18, D22): every {@link CrashPoint} × every write of a
+ * three-write scenario × {no approval, approval required, approval expired by recovery}; the
+ * windows of a commit carrying a write's receipt × {the run's next commit, a flush}. Each cell
+ * crashes for real at its point (the runtime object is abandoned, its lease is never released),
+ * recovers in a fresh runtime object from the store alone, and drives the run to completion. Every
+ * write's effect count in the workspace's own ledger must be exactly 1, the appended file must show
+ * each append once, and the run must complete verified. Subclasses supply the store.
  */
 public abstract class CrashMatrixContract {
   static final List<JsonObject> WRITES =
@@ -55,6 +56,20 @@ public abstract class CrashMatrixContract {
     EXPIRED
   }
 
+  /**
+   * Which commit carries the crashed write's receipt (D22): the run's next one (the next write's
+   * intent, or the verification's read after the last write), or a flush before the lease goes.
+   */
+  enum Carrier {
+    NEXT,
+    FLUSH
+  }
+
+  /** The windows of a commit that carries a receipt: armed once the write's outcome returned. */
+  static boolean carrying(CrashPoint point) {
+    return point == CrashPoint.INSIDE_CARRYING_COMMIT || point == CrashPoint.AFTER_RECEIPT_COMMIT;
+  }
+
   /** What one cell saw; {@code problems} is empty when every check held. */
   public record Cell(String name, boolean crashed, List<String> problems) {}
 
@@ -72,13 +87,18 @@ public abstract class CrashMatrixContract {
           if (point == CrashPoint.AFTER_APPROVAL_COMMIT && mode == Approvals.NONE) {
             continue; // no approval is consumed without an approval policy
           }
-          Cell cell = runCell(seed++, point, write, mode, false);
-          if (cell.crashed()) {
-            injected.add(point);
-          } else {
-            failures.add(cell.name() + ": the crash was never injected");
+          for (Carrier carrier : Carrier.values()) {
+            if (carrier == Carrier.FLUSH && !carrying(point)) {
+              continue; // only the windows of a commit that carries a receipt have two carriers
+            }
+            Cell cell = runCell(seed++, point, write, mode, false, carrier);
+            if (cell.crashed()) {
+              injected.add(point);
+            } else {
+              failures.add(cell.name() + ": the crash was never injected");
+            }
+            cell.problems().forEach(p -> failures.add(cell.name() + ": " + p));
           }
-          cell.problems().forEach(p -> failures.add(cell.name() + ": " + p));
         }
       }
     }
@@ -116,7 +136,8 @@ public abstract class CrashMatrixContract {
               null,
               plan,
               point,
-              write);
+              write,
+              Carrier.NEXT);
           failures.add(name + ": the crash was never injected");
         } catch (SimulatedCrash c) {
           injected.add(point);
@@ -149,7 +170,20 @@ public abstract class CrashMatrixContract {
 
   /** One cell: drive until the armed crash, recover in a fresh runtime, finish, check. */
   public Cell runCell(long seed, CrashPoint point, int write, Approvals mode, boolean canary) {
-    String name = point + "/write" + (write + 1) + "/" + mode + (canary ? "/canary" : "");
+    return runCell(seed, point, write, mode, canary, Carrier.NEXT);
+  }
+
+  /** {@link #runCell(long, CrashPoint, int, Approvals, boolean)} with the receipt's carrier. */
+  public Cell runCell(
+      long seed, CrashPoint point, int write, Approvals mode, boolean canary, Carrier carrier) {
+    String name =
+        point
+            + "/write"
+            + (write + 1)
+            + "/"
+            + mode
+            + (carrying(point) ? "/" + carrier : "")
+            + (canary ? "/canary" : "");
     RuntimeFixture f = fixture(seed);
     TaskSpec task = mode == Approvals.NONE ? f.task() : f.task("write_file", "append_file");
     InMemoryWorkspace ws = f.workspace();
@@ -161,7 +195,7 @@ public abstract class CrashMatrixContract {
     boolean crashed = false;
     Run run = f.ratchet("worker-1", plan).start(task, "run-" + seed, adapter);
     try {
-      drive(f, task, run, mode, plan, point, write);
+      drive(f, task, run, mode, plan, point, write, carrier);
     } catch (SimulatedCrash c) {
       crashed = true;
     } catch (RuntimeException e) {
@@ -172,7 +206,7 @@ public abstract class CrashMatrixContract {
     f.clock.advance(mode == Approvals.EXPIRED ? Duration.ofHours(2) : Duration.ofMinutes(1));
     try {
       Run recovered = f.ratchet("worker-2", plan).resume(task, "run-" + seed, adapter);
-      drive(f, task, recovered, mode, plan, null, -1);
+      drive(f, task, recovered, mode, plan, null, -1, Carrier.NEXT);
       if (recovered.state().phase() != Phase.COMPLETED) {
         problems.add(
             "run ended " + recovered.state().phase() + " (" + recovered.state().stopReason() + ")");
@@ -202,7 +236,8 @@ public abstract class CrashMatrixContract {
       Approvals mode,
       CrashPlan plan,
       CrashPoint point,
-      int crashAtWrite) {
+      int crashAtWrite,
+      Carrier carrier) {
     int guard = 0;
     while (run.state().phase() == Phase.RUNNING && guard++ < 50) {
       if (run.state().pending() != null) {
@@ -213,7 +248,7 @@ public abstract class CrashMatrixContract {
       int cursor = (int) run.state().cursor();
       String id = "step-" + cursor + "-" + run.state().usage().proposals();
       if (cursor < WRITES.size()) {
-        if (cursor == crashAtWrite) {
+        if (cursor == crashAtWrite && !carrying(point)) {
           plan.arm(point);
         }
         Proposal p = run.propose(run.action(id, WRITE_KINDS.get(cursor), WRITES.get(cursor)));
@@ -222,6 +257,13 @@ public abstract class CrashMatrixContract {
           StepOutcome o = run.execute(id);
           if (o.kind() == StepOutcome.Kind.FROZEN) {
             return;
+          }
+        }
+        if (cursor == crashAtWrite && carrying(point)) {
+          // This write's receipt rides on the next commit (D22): crash in the one carrying it.
+          plan.arm(point);
+          if (carrier == Carrier.FLUSH) {
+            run.flush();
           }
         }
       } else if (cursor == WRITES.size()) {

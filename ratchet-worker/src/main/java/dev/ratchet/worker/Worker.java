@@ -225,6 +225,7 @@ public final class Worker {
         sayRun(claim, "stopped: the lease was lost (" + r.reason() + ")");
         return;
       }
+      run.flush(); // D22: receipts durable before the run is finished, parked or yielded
       Lease lease = run.lease();
       switch (r.kind()) {
         case ENDED -> store.finish(claim, lease);

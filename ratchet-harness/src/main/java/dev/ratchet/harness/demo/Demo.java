@@ -93,9 +93,11 @@ public final class Demo {
             CrashPoint.BEFORE_PROPOSAL,
             CrashPoint.AFTER_INTENT_COMMIT,
             CrashPoint.AFTER_APPROVAL_COMMIT,
+            // D22: a receipt rides on the next intent's commit, so this window consumes a write
+            // and leaves the next one pending; early enough that e5 stays for the conflict.
+            CrashPoint.AFTER_RECEIPT_COMMIT,
             CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT,
             CrashPoint.BEFORE_RECEIPT_COMMIT,
-            CrashPoint.AFTER_RECEIPT_COMMIT,
             CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK);
     String pendingWindow = null;
     String pendingStep = null;
