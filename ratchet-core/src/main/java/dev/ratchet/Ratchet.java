@@ -191,6 +191,20 @@ public final class Ratchet {
         SignedEnvelope.sign(approval.toJson(), approverKey));
   }
 
+  /**
+   * Signs an approver's rejection of a pending write and delivers it as an approver decision (inbox
+   * kind {@code APPROVAL}); the run's lease holder consumes it and drops the write (ADR 0072).
+   */
+  public SignedEnvelope deliver(
+      dev.ratchet.model.ApprovalRejection rejection, SigningKey approverKey) {
+    return deliver(
+        rejection.taskId(),
+        rejection.runId(),
+        rejection.nonce(),
+        InboxItem.Kind.APPROVAL,
+        SignedEnvelope.sign(rejection.toJson(), approverKey));
+  }
+
   /** Signs a reviewer decision with the reviewer's own key and delivers it, in one call. */
   public SignedEnvelope deliver(ReviewDecision decision, SigningKey reviewerKey) {
     return deliver(

@@ -12,7 +12,6 @@ import dev.ratchet.model.TraceEvent;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.outcome.Recovery;
 import dev.ratchet.outcome.StepOutcome;
-import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.RecordMac;
 import dev.ratchet.store.RecordSet;
@@ -132,6 +131,16 @@ public final class Run implements AutoCloseable {
     engine.failPermanently(refusal);
   }
 
+  /**
+   * Drops the pending write {@code actionId} while it waits for its approval, for example because
+   * the approval expired (ADR 0072): traced {@code intent_withdrawn} with {@code reason}. Refused
+   * ({@code CONTRACT}) unless the write needs an approval, has none, and the adapter holds no
+   * receipt under its key. Returns what a caller tells its driver (a model: as the tool's result).
+   */
+  public dev.ratchet.outcome.IntentRejected withdraw(String actionId, String reason) {
+    return dev.ratchet.internal.Rejections.withdraw(engine, actionId, reason);
+  }
+
   /** Adds caller-measured spend (for example model tokens) to the cost budget. */
   public void reportCost(long units) {
     engine.reportCost(units);
@@ -176,36 +185,45 @@ public final class Run implements AutoCloseable {
     return engine.state().binding().revision();
   }
 
-  /** The run's committed trace, in order (read from the store; a copy). */
+  /**
+   * The run's trace, in order (a copy): the committed events read from the store, each
+   * authenticated as {@code verify} does (D20: the chain is recomputed to the signed head, and an
+   * event sealed under a key since removed or revoked authenticates through that head, ADR 0032),
+   * then those riding on the run's next commit with a completed write's receipt (D22).
+   */
   public List<TraceEvent> trace() {
-    RunState s = engine.state();
-    CheckpointStore store = engine.ctx().store();
-    long count = s.head(RecordSet.TRACE).count();
+    RunState s = engine.committed();
     List<TraceEvent> out = new ArrayList<>();
-    while (out.size() < count) {
-      int page = (int) Math.min(1_000, count - out.size());
-      List<StoredRecord> records =
-          store.records(s.taskId(), s.runId(), RecordSet.TRACE, out.size() + 1L, page);
-      if (records.isEmpty()) {
-        break;
-      }
-      for (StoredRecord r : records) {
-        // Each event's MAC is checked like every record the runtime reads (D20).
-        out.add(
-            TraceEvent.fromJson(
-                RecordMac.open(engine.ctx().keys(), s.taskId(), s.runId(), r),
-                "trace[" + r.sequence() + "]"));
-      }
+    for (JsonObject body : engine.records(RecordSet.TRACE)) {
+      out.add(TraceEvent.fromJson(body, "trace[" + (out.size() + 1) + "]"));
+    }
+    for (StoredRecord r : engine.carriedRecords(RecordSet.TRACE)) {
+      out.add(
+          TraceEvent.fromJson(
+              RecordMac.open(engine.ctx().keys(), s.taskId(), s.runId(), r),
+              "trace[" + r.sequence() + "]"));
     }
     return List.copyOf(out);
   }
 
-  /** The committed control state (the payload of the current checkpoint). */
+  /**
+   * Makes every completed write's receipt durable now (D22: it otherwise rides on the run's next
+   * commit). A driver calls it before it gives the run up (waits, yields, drains); {@link #close}
+   * calls it too. A no-op when nothing rides.
+   */
+  public void flush() {
+    engine.flush();
+  }
+
+  /**
+   * The control state as the run stands: the payload of the current checkpoint, or, while a
+   * completed write's receipt rides on the next commit (D22), the state that commit makes durable.
+   */
   public RunState state() {
     return engine.state();
   }
 
-  /** The current checkpoint generation (the run's state version, D1). */
+  /** The current durable checkpoint generation (the run's state version, D1). */
   public long generation() {
     return engine.generation();
   }
@@ -219,9 +237,16 @@ public final class Run implements AutoCloseable {
     return recovery;
   }
 
-  /** Releases the lease; the run stays where its last checkpoint left it. */
+  /**
+   * Waits for an unreceipted effect in flight on another thread to return and commit (D23), makes
+   * any carried receipt durable ({@link #flush}), then releases the lease; the run stays where its
+   * last checkpoint left it. A receipt that cannot be made durable keeps the lease until it lapses
+   * (never released before it, D22); recovery then reconciles it from the adapter.
+   */
   @Override
   public void close() {
+    engine.awaitNoEffectInFlight(); // D23: never release a lease under a running unreceipted effect
+    engine.flush();
     engine.ctx().leases().release(engine.lease());
   }
 

@@ -76,8 +76,13 @@ public abstract class RuntimeCrashMatrix {
 
   @Test
   void everyCrashPointInEveryWriteRecoversWithEachEffectExactlyOnce() {
+    // The adapters' writes are receipted: the windows of an unreceipted write (D23) never open.
     Set<CrashPoint> points =
-        EnumSet.complementOf(EnumSet.of(CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK));
+        EnumSet.complementOf(
+            EnumSet.of(
+                CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK,
+                CrashPoint.AFTER_EFFECT_STARTED_COMMIT,
+                CrashPoint.UNRECEIPTED_RESULT_HELD));
     List<String> failures = new ArrayList<>();
     Set<CrashPoint> injected = EnumSet.noneOf(CrashPoint.class);
     long cell = 1;

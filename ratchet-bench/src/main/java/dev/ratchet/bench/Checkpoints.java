@@ -61,7 +61,7 @@ public final class Checkpoints {
     RuntimeFixture fx = RuntimeFixture.inMemory(42);
     TaskSpec task = fx.task();
     try (Run run = fx.ratchet("bench-worker").start(task, "bench-run", fx.workspace())) {
-      String stored = fx.store.load(task.taskId(), "bench-run").orElseThrow().checkpoint();
+      String stored = fx.store.load(task.taskId(), "bench-run").orElseThrow().envelope().text();
       return new Sample(run.state(), fx.keyRing, run.generation(), stored);
     }
   }
@@ -80,7 +80,7 @@ public final class Checkpoints {
       if (p.kind() != Proposal.Kind.PENDING) {
         throw new IllegalStateException("expected a pending write, got " + p.kind());
       }
-      String stored = fx.store.load(task.taskId(), "bench-run").orElseThrow().checkpoint();
+      String stored = fx.store.load(task.taskId(), "bench-run").orElseThrow().envelope().text();
       return new Sample(run.state(), fx.keyRing, run.generation(), stored);
     }
   }

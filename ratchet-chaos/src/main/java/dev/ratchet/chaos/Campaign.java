@@ -21,10 +21,15 @@ import java.util.stream.Stream;
  * Campaign crash|tamper|contention|dbfault --seed-from N --trials M --smoke|--full --results DIR
  *     [--canary] [--report FILE]
  * Campaign report --results DIR --out FILE
+ * Campaign workers --smoke|--full [--seed S] [--runs R] [--kills K] [--work DIR]
+ * Campaign fleet-bench --smoke|--full [--runs N] [--kills K] [--work DIR] [--out FILE]
  * </pre>
  *
- * Each trial is one seed; a trial's outcome depends on nothing but its seed and the mode (and, for
- * real kills, on process timing, which the seed steers but cannot fix). Results accumulate in
+ * The last two ({@link FleetCampaign}, {@link FleetBench}: real {@code ratchet worker} processes on
+ * PostgreSQL, ADR 0063) are single seeded runs with their own exit code, not seed ranges.
+ *
+ * <p>Each trial is one seed; a trial's outcome depends on nothing but its seed and the mode (and,
+ * for real kills, on process timing, which the seed steers but cannot fix). Results accumulate in
  * {@code DIR/<campaign>-<mode>.tsv}; seeds already recorded there are skipped, so a full campaign
  * resumes by seed range. Every failing trial prints the one command that reruns it. Exit code 0
  * when every trial of the range passed, 1 otherwise, 2 on a usage error. In full mode, {@code
@@ -112,7 +117,15 @@ public final class Campaign {
 
   private Campaign() {}
 
-  public static void main(String[] argv) {
+  public static void main(String[] argv) throws Exception {
+    if (argv.length > 0 && argv[0].equals("fleet-bench")) {
+      FleetBench.main(java.util.Arrays.copyOfRange(argv, 1, argv.length));
+      return;
+    }
+    if (argv.length > 0 && argv[0].equals("workers")) {
+      FleetCampaign.main(java.util.Arrays.copyOfRange(argv, 1, argv.length));
+      return;
+    }
     Args args;
     try {
       args = Args.parse(argv);
@@ -126,7 +139,8 @@ public final class Campaign {
       System.err.println(
           "usage: Campaign crash|tamper|contention|dbfault --seed-from N --trials M"
               + " --smoke|--full --results DIR [--canary] [--report FILE]\n"
-              + "       Campaign report --results DIR --out FILE");
+              + "       Campaign report --results DIR --out FILE\n"
+              + "       Campaign workers|fleet-bench --smoke|--full [options]");
       System.err.println(e.getMessage());
       System.exit(2);
       return;

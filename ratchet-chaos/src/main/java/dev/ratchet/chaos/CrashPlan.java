@@ -57,6 +57,8 @@ record CrashPlan(
           CrashPoint.AFTER_INTENT_COMMIT,
           CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT,
           CrashPoint.BEFORE_RECEIPT_COMMIT,
+          CrashPoint.RECEIPT_ONLY_IN_MEMORY,
+          CrashPoint.INSIDE_CARRYING_COMMIT,
           CrashPoint.AFTER_RECEIPT_COMMIT);
 
   /**

@@ -1,9 +1,9 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.Demo;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.harness.demo.Demo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
+    subcommands = {DemoAgentCommand.class},
     description =
         "Run the demo task on a fresh SQLite store in a temporary directory: worker processes are"
             + " killed with SIGKILL once in every crash window and restarted, a receipt conflict is"
@@ -43,7 +44,7 @@ final class DemoCommand extends CliCommand {
       throw new RatchetException(
           ErrorCode.INTERNAL, "cannot create a temporary directory: " + e.getMessage());
     }
-    int exit = Demo.run(services, out(), dir, canary);
+    int exit = Demo.run(services.clock(), services.entropy(), out(), dir, canary);
     if (exit == 0 && !keep) {
       delete(dir);
     } else if (exit == 0) {

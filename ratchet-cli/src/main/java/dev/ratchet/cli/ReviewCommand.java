@@ -214,7 +214,7 @@ final class ReviewCommand implements Runnable {
         ReviewCase rc = requireOpenCase(c.state(), target.runId);
         Observation live = c.adapter().observe();
         ReviewDecision d =
-            Decisions.decision(
+            ReviewDecision.onCase(
                 signer.label(),
                 c.state(),
                 c.task().task(),

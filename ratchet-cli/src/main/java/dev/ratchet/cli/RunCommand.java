@@ -3,7 +3,6 @@ package dev.ratchet.cli;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.cli.internal.Driver;
-import dev.ratchet.cli.internal.PlanDriver;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.Settings;
@@ -11,7 +10,6 @@ import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.TaskFile;
 import dev.ratchet.cli.internal.TaskRegistry;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.seam.CrashSeam;
 import java.nio.file.Path;
 import java.util.HexFormat;
@@ -20,7 +18,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code ratchet run TASK.json}: starts a run of a task file and follows its plan. */
+/**
+ * {@code ratchet run TASK.json}: starts a run of a task file and follows its plan here (one-shot
+ * use); {@code ratchet submit} enqueues a signed task for workers instead.
+ */
 @Command(
     name = "run",
     mixinStandardHelpOptions = true,
@@ -39,12 +40,6 @@ final class RunCommand extends CliCommand {
 
   @Option(names = "--worker-id", paramLabel = "ID", description = "Lease owner name.")
   String workerId;
-
-  @Option(
-      names = "--enqueue",
-      description =
-          "Start the run and leave it runnable for 'ratchet worker' instead of driving it here.")
-  boolean enqueue;
 
   RunCommand(Services services) {
     super(services);
@@ -86,22 +81,8 @@ final class RunCommand extends CliCommand {
                     + " at revision "
                     + run.state().binding().revision()
                     + ")");
-        if (enqueue) {
-          return enqueue(session, tf, id);
-        }
         return finish(new Driver(run, tf.plan(), out()::println).drive());
       }
     }
-  }
-
-  /** Schedules the started run for workers under the plan driver (ADR 0060). */
-  private int enqueue(Session session, TaskFile tf, String id) {
-    if (!(session.store() instanceof JdbcStore store)) {
-      throw RatchetException.contract("--enqueue: needs a SQLite or PostgreSQL store");
-    }
-    String ref = session.home().tasks().resolve(tf.sha256() + ".json").toAbsolutePath().toString();
-    store.schedule(tf.task().taskId(), id, PlanDriver.NAME, ref);
-    out().println("run " + id + " enqueued for 'ratchet worker' (driver " + PlanDriver.NAME + ")");
-    return 0;
   }
 }

@@ -1,26 +1,22 @@
 package dev.ratchet.cli;
 
 import dev.ratchet.Ratchet;
-import dev.ratchet.Run;
-import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.cli.internal.ClaimOpener;
 import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.HaltingSeam;
+import dev.ratchet.cli.internal.PausingSeam;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.StoreFactory;
-import dev.ratchet.cli.internal.TaskFile;
+import dev.ratchet.cli.internal.WorkerMetrics;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.harness.HaltingSeam;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.seam.CrashSeam;
-import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.worker.ClaimedLeases;
-import dev.ratchet.worker.DriveContext;
 import dev.ratchet.worker.Worker;
 import dev.ratchet.worker.WorkerOptions;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -29,14 +25,14 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code ratchet worker}: claims runnable runs from the store and drives each through its driver
- * (the task file's plan for runs enqueued with {@code ratchet run --enqueue}), with no command
- * typed per run (SPEC D24, ADR 0060). One log line per claim, step and release on stderr.
+ * (the task file's plan for runs submitted with {@code ratchet submit}), with no command typed per
+ * run (SPEC D24, ADR 0060). One log line per claim, step and release on stderr.
  */
 @Command(
     name = "worker",
     mixinStandardHelpOptions = true,
     description =
-        "Claim runnable runs from the store (enqueued, lease lapsed, an approval delivered) and"
+        "Claim runnable runs from the store (submitted, lease lapsed, an approval delivered) and"
             + " drive each through its driver; poll when idle.")
 final class WorkCommand extends CliCommand {
   @Mixin CommonOptions common;
@@ -68,9 +64,26 @@ final class WorkCommand extends CliCommand {
       description = "Lease time-to-live of each claim (default 30s).")
   String leaseTtl;
 
+  @Option(
+      names = "--metrics-port",
+      paramLabel = "PORT",
+      description = "Serve Prometheus metrics on http://127.0.0.1:PORT/metrics (0: any free port).")
+  Integer metricsPort;
+
+  @Option(
+      names = "--metrics-bind",
+      paramLabel = "ADDRESS",
+      defaultValue = "127.0.0.1",
+      description = "Address of the metrics endpoint (default 127.0.0.1: loopback only).")
+  String metricsBind;
+
   /** For crash tests: the process dies for real (SIGKILL awaited, else halt) at this point. */
   @Option(names = "--crash-at", paramLabel = "POINT", hidden = true)
   CrashPoint crashAt;
+
+  /** For drain tests: the first step to reach this point is held there for a few seconds. */
+  @Option(names = "--pause-at", paramLabel = "POINT", hidden = true)
+  CrashPoint pauseAt;
 
   WorkCommand(Services services) {
     super(services);
@@ -87,35 +100,23 @@ final class WorkCommand extends CliCommand {
       HaltingSeam halting = new HaltingSeam(crashAt, out());
       halting.arm();
       seam = halting;
+    } else if (pauseAt != null) {
+      seam = new PausingSeam(pauseAt, out());
     }
     CountDownLatch finished = new CountDownLatch(1);
-    try (Session session =
-        Session.open(services, common.settings(null), StoreFactory.Mode.MUST_EXIST, seam)) {
+    try (WorkerMetrics metrics = WorkerMetrics.start(metricsBind, metricsPort, err());
+        Session session =
+            Session.open(services, common.settings(null), StoreFactory.Mode.MUST_EXIST, seam)) {
       if (!(session.store() instanceof JdbcStore store)) {
         throw RatchetException.contract("--store: a worker needs a SQLite or PostgreSQL store");
       }
       ClaimedLeases leases = new ClaimedLeases(session.leases());
-      Ratchet ratchet = session.ratchet(owner, ttl, seam, session.keys(), leases);
-      Map<String, EnvironmentAdapter> adapters = new ConcurrentHashMap<>();
-      CrashSeam adapterSeam = seam;
+      Ratchet ratchet =
+          session.ratchet(owner, ttl, seam, session.keys(), leases, metrics.observer());
       Worker worker =
           new Worker(
               store,
-              (claim, draining) -> {
-                TaskFile tf =
-                    session.taskFor(new CheckpointStore.RunRef(claim.taskId(), claim.runId(), 0));
-                EnvironmentAdapter adapter =
-                    adapters.computeIfAbsent(
-                        tf.sha256(), k -> Session.adapter(services, tf, false, adapterSeam));
-                ratchet.verify(tf.task(), claim.runId(), adapter);
-                leases.hand(claim.lease());
-                try {
-                  Run run = ratchet.resume(tf.task(), claim.runId(), adapter);
-                  return new DriveContext(run, tf.task(), claim.taskRef(), draining);
-                } finally {
-                  leases.forget(claim.runId());
-                }
-              },
+              new ClaimOpener(session, store, ratchet, leases, seam),
               Worker.discover(WorkCommand.class.getClassLoader()),
               options,
               line -> err().println(line));

@@ -120,6 +120,90 @@ class PostgresRolesCliTest {
     assertThat(inbox("r2")).isEqualTo(1);
   }
 
+  @Test
+  void anOperatorSubmitsThroughRatchetSubmitAndAWorkerRoleRunsIt() throws Exception {
+    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("submit"))).keys();
+    Path key = c.operator("olga");
+    c.env.put("RATCHET_PG_USER", ADMIN);
+    c.env.put("RATCHET_PG_SCHEMA", schema);
+    c.env.put("RATCHET_PG_WORKER_USER", "life2_worker");
+    c.env.put("RATCHET_PG_OPERATOR_USER", "life2_operator");
+    c.env.put("RATCHET_PG_INSPECTOR_USER", "life2_inspector");
+    String store = "--store=" + URL;
+    ProcessCli.Result init = c.run("db", "init", store);
+    assertThat(init.exit()).as(init.all()).isZero();
+    c.env.put("RATCHET_PG_USER", "life2_nobody"); // only the role users can connect from here
+
+    Path task = c.exampleTask("s", null);
+    ProcessCli.Result submit =
+        c.run("submit", "" + task, store, "--run-id", "s1", "--operator-key", "" + key);
+    assertThat(submit.exit()).as(submit.all()).isZero();
+    assertThat(submit.out()).contains("run s1 of task repair-greeting submitted by olga");
+
+    ProcessCli.Result worker =
+        c.run("worker", store, "--worker-id", "w1", "--poll", "100ms", "--once");
+    assertThat(worker.exit()).as(worker.all()).isZero();
+    assertThat(worker.err()).contains("worker w1 claimed run s1").contains("run s1: ended");
+    ProcessCli.Result status = c.run("status", "s1", store);
+    assertThat(status.out()).as(status.all()).contains("completed");
+
+    // The worker role cannot submit: ratchet_submit is the operator's.
+    c.env.put("RATCHET_PG_OPERATOR_USER", "life2_worker");
+    ProcessCli.Result asWorker =
+        c.run("submit", "" + task, store, "--run-id", "s2", "--operator-key", "" + key);
+    assertThat(asWorker.exit()).as(asWorker.all()).isEqualTo(5);
+  }
+
+  @Test
+  void anIdleWorkerIsWokenByASubmitAndByAnApprovalLongBeforeItsPollInterval() throws Exception {
+    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("notify"))).keys();
+    Path key = c.operator("olga");
+    c.env.put("RATCHET_PG_USER", ADMIN);
+    c.env.put("RATCHET_PG_SCHEMA", schema);
+    c.env.put("RATCHET_PG_WORKER_USER", "life2_worker");
+    c.env.put("RATCHET_PG_OPERATOR_USER", "life2_operator");
+    c.env.put("RATCHET_PG_INSPECTOR_USER", "life2_inspector");
+    String store = "--store=" + URL;
+    assertThat(c.run("db", "init", store).exit()).isZero();
+
+    // Polls every 30 s: only a notification can wake it within the 10 s allowed below.
+    ProcessCli.Started worker =
+        c.start("worker", store, "--worker-id", "w1", "--poll", "30s", "--lease-ttl", "5s");
+    try {
+      awaitStderr(worker, "listening for runnable runs", 60);
+      Thread.sleep(1_000); // its first claim found nothing: it is idle now
+      Path task = c.exampleTask("n", "write_file");
+      ProcessCli.Result submit =
+          c.run("submit", "" + task, store, "--run-id", "n1", "--operator-key", "" + key);
+      assertThat(submit.exit()).as(submit.all()).isZero();
+      long woken = awaitStderr(worker, "run n1: waiting (awaiting approval)", 10);
+      assertThat(woken).as("ms from submit to the run waiting").isLessThan(10_000);
+
+      ProcessCli.Result approve = c.run("approve", "n1", store, "--approver", "alice");
+      assertThat(approve.exit()).as(approve.all()).isZero();
+      long ended = awaitStderr(worker, "run n1: ended", 10);
+      assertThat(ended).as("ms from approve to the run ending").isLessThan(10_000);
+    } finally {
+      worker.process().destroy(); // SIGTERM: drains
+      worker.process().waitFor(60, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    assertThat(worker.process().exitValue()).as(worker.stderr()).isZero();
+    assertThat(c.run("status", "n1", store).out()).contains("completed");
+  }
+
+  /** Waits up to {@code seconds} for {@code text} on the worker's stderr; returns the ms waited. */
+  private static long awaitStderr(ProcessCli.Started p, String text, int seconds) throws Exception {
+    long start = System.nanoTime();
+    long until = start + java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds);
+    while (System.nanoTime() < until) {
+      if (p.stderr().contains(text)) {
+        return (System.nanoTime() - start) / 1_000_000;
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("no '" + text + "' within " + seconds + " s:\n" + p.stderr());
+  }
+
   private static void operator(ProcessCli c, String name) {
     dev.ratchet.seam.Entropy entropy = dev.ratchet.seam.Seams.secureEntropy();
     Path priv = c.home().resolve("identities/operator/" + name + ".key");

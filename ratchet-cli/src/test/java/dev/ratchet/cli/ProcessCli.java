@@ -127,6 +127,17 @@ final class ProcessCli {
     return this;
   }
 
+  /** Operator {@code name}'s Ed25519 key pair, its public key trusted; returns the private key. */
+  Path operator(String name) {
+    Path priv = home().resolve("identities/operator/" + name + ".key");
+    dev.ratchet.cli.internal.KeyConfig.install(
+        home().resolve("operators"),
+        dev.ratchet.cli.internal.KeyConfig.createIdentity(
+                priv, name, dev.ratchet.seam.Seams.secureEntropy())
+            .trusted());
+    return priv;
+  }
+
   Path home() {
     return cwd.resolve(".ratchet");
   }

@@ -26,11 +26,13 @@ class WorkerProcessTest {
   @Test
   void aKilledWorkersRunIsFinishedByAnotherAndApproveAloneLetsTheWritePass() throws Exception {
     ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("worker"))).keys();
+    Path operator = c.operator("olga");
     try (ReferenceService svc = ReferenceService.start(c.cwd.resolve("ledger.db"), 0)) {
       Path task = ordersTask(c, svc);
-      ProcessCli.Result enqueued = c.run("run", task.toString(), "--run-id", "o1", "--enqueue");
+      ProcessCli.Result enqueued =
+          c.run("submit", task.toString(), "--run-id", "o1", "--operator-key", "" + operator);
       assertThat(enqueued.exit()).as(enqueued.all()).isZero();
-      assertThat(enqueued.out()).contains("run o1 enqueued");
+      assertThat(enqueued.out()).contains("run o1 of task").contains("submitted by olga");
       assertThat(svc.orders()).isEmpty();
 
       ProcessCli.Started first =
@@ -66,7 +68,7 @@ class WorkerProcessTest {
         second.process().destroyForcibly();
         second.process().waitFor(30, TimeUnit.SECONDS);
       }
-      // Each order once, the first one paid: no command but approve was typed after the enqueue.
+      // Each order once, the first one paid: no command but approve was typed after the submit.
       assertThat(svc.orders()).hasSize(2);
       assertThat(svc.orders().get(0).toString()).contains("\"status\":\"paid\"");
       assertThat(second.stderr()).contains("completed");
@@ -77,9 +79,12 @@ class WorkerProcessTest {
   @Test
   void sigtermDrainsTheWorkerWhichExitsZeroAndTheNextWorkerClaimsAtOnce() throws Exception {
     ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("drain"))).keys();
+    Path operator = c.operator("olga");
     try (ReferenceService svc = ReferenceService.start(c.cwd.resolve("ledger.db"), 0)) {
       Path task = ordersTask(c, svc);
-      assertThat(c.run("run", task.toString(), "--run-id", "d1", "--enqueue").exit()).isZero();
+      assertThat(
+              c.run("submit", "" + task, "--run-id", "d1", "--operator-key", "" + operator).exit())
+          .isZero();
       // A long lease: were it not released, the next worker could not claim for a minute.
       ProcessCli.Started first =
           c.start("worker", "--worker-id", "w1", "--lease-ttl", "60s", "--poll", "100ms");
@@ -99,8 +104,52 @@ class WorkerProcessTest {
     }
   }
 
+  @Test
+  void sigtermMidStepLetsTheStepFinishReleasesTheLeaseAndExitsZero() throws Exception {
+    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("midstep"))).keys();
+    Path operator = c.operator("olga");
+    try (ReferenceService svc = ReferenceService.start(c.cwd.resolve("ledger.db"), 0)) {
+      Path task = ordersTask(c, svc);
+      assertThat(
+              c.run("submit", "" + task, "--run-id", "m1", "--operator-key", "" + operator).exit())
+          .isZero();
+      // The first write's intent is committed, its order not yet placed: the step is in flight.
+      ProcessCli.Started first =
+          c.start(
+              "worker",
+              "--worker-id",
+              "w1",
+              "--lease-ttl",
+              "60s",
+              "--poll",
+              "100ms",
+              "--pause-at",
+              "AFTER_INTENT_COMMIT");
+      await(first, s -> s.contains("PAUSE AFTER_INTENT_COMMIT"), true);
+      assertThat(svc.orders()).isEmpty();
+      first.process().destroy(); // SIGTERM while the step is in flight
+      assertThat(first.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(first.process().exitValue()).as(first.stderr()).isZero();
+      // The step finished: its order was placed once and its receipt committed before the release.
+      assertThat(svc.orders()).hasSize(1);
+      assertThat(first.stderr())
+          .contains("worker w1: shutdown requested, draining")
+          .contains("worker w1 run m1: yielded (stopped between steps)")
+          .contains("worker w1 released run m1")
+          .contains("worker w1: drained");
+
+      // A 60 s lease: only a released one lets the next worker claim at once.
+      ProcessCli.Result next =
+          c.run("worker", "--worker-id", "w2", "--lease-ttl", "60s", "--poll", "100ms", "--once");
+      assertThat(next.exit()).as(next.all()).isZero();
+      assertThat(next.err()).contains("worker w2 claimed run m1");
+      assertThat(next.err()).doesNotContain("lost");
+      assertThat(svc.orders()).as("no order placed twice").hasSize(2);
+    }
+  }
+
   /** The HTTP example's task, connected to {@code svc}. */
-  private static Path ordersTask(ProcessCli c, ReferenceService svc) throws IOException {
+  static Path ordersTask(ProcessCli c, ReferenceService svc) throws IOException {
     JsonObject example =
         (JsonObject) Json.parse(Files.readString(Path.of("../examples/http/acme-orders.json")));
     Path task = c.cwd.resolve("orders.json");
@@ -117,7 +166,7 @@ class WorkerProcessTest {
   }
 
   /** Waits (bounded, generously) until the child's stdout or stderr satisfies {@code done}. */
-  private static void await(ProcessCli.Started p, Predicate<String> done, boolean stdout)
+  static void await(ProcessCli.Started p, Predicate<String> done, boolean stdout)
       throws IOException, InterruptedException {
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (System.nanoTime() < until) {

@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The pages and the signing actions. A decision is built and shown in full first (a preview kept
@@ -126,53 +128,49 @@ final class Actions {
               APPROVAL_TTL,
               now,
               config.services().entropy());
-      String id =
-          keep(
-              new Prepared(
-                  runId, c.ref().generation(), InboxItem.Kind.APPROVAL, a.toJson(), a.nonce()));
-      return ConsoleServer.Reply.html(
+      return show(
           (refresh ? "Refresh approval of " : "Approve ")
               + pending.action().actionId()
               + " in run "
               + runId,
-          Pages.preview(
-              "approval",
-              "/runs/" + runId + (refresh ? "/refresh-approval" : "/approve"),
-              a.toJson(),
-              fields(id, csrf),
-              "It approves "
-                  + pending.action().kind()
-                  + " "
-                  + pending.action().actionId()
-                  + " with arguments "
-                  + dev.ratchet.json.Canonical.string(pending.action().arguments())
-                  + " (intent digest recomputed from exactly these arguments), valid until "
-                  + java.time.Instant.ofEpochMilli(a.expiresAtMs())
-                  + " or proposal "
-                  + a.expiresAtProposal()
-                  + "; signed with key "
-                  + key.keyId()
-                  + " ('"
-                  + key.label()
-                  + "')."));
+          "approval",
+          refresh ? "refresh-approval" : "approve",
+          new Prepared(runId, c.ref().generation(), InboxItem.Kind.APPROVAL, a.toJson(), a.nonce()),
+          csrf,
+          "It approves "
+              + pending.action().kind()
+              + " "
+              + pending.action().actionId()
+              + " with arguments "
+              + dev.ratchet.json.Canonical.string(pending.action().arguments())
+              + " (intent digest recomputed from exactly these arguments), valid until "
+              + java.time.Instant.ofEpochMilli(a.expiresAtMs())
+              + " or proposal "
+              + a.expiresAtProposal()
+              + "; signed with key "
+              + key.keyId()
+              + " ('"
+              + key.label()
+              + "').");
     }
   }
 
   private ConsoleServer.Reply signApproval(Prepared prepared, boolean refresh) {
     SigningKey key = requireKey(config.approver(), "--approver-key", "approve");
-    try (Session s = ConsoleServer.open(config)) {
-      Session.Checked c = requireUnmoved(s, prepared);
-      PendingIntent pending =
-          ApprovalRules.requireApprovable(
-              prepared.runId(),
-              c.state(),
-              c.task().task(),
-              refresh,
-              config.services().clock().millis());
-      ApprovalRules.requireDigest(c.adapter(), pending);
-      requireTrusted(s.approvers(), key, "approver");
-      return deliver(s, c.state(), prepared, key);
-    }
+    return sign(
+        prepared,
+        key,
+        s -> s.approvers(),
+        "approver",
+        c ->
+            ApprovalRules.requireDigest(
+                c.adapter(),
+                ApprovalRules.requireApprovable(
+                    prepared.runId(),
+                    c.state(),
+                    c.task().task(),
+                    refresh,
+                    config.services().clock().millis())));
   }
 
   private ConsoleServer.Reply previewDecision(String runId, String decision, String csrf) {
@@ -186,57 +184,51 @@ final class Actions {
       requireTrusted(s.reviewers(), key, "reviewer");
       Observation live = c.adapter().observe();
       ReviewDecision d =
-          Decisions.decision(
+          ReviewDecision.onCase(
               key.label(),
               c.state(),
               c.task().task(),
               decision,
               live,
               Decisions.nonce("decision", config.services().entropy()));
-      String id =
-          keep(
-              new Prepared(
-                  runId,
-                  c.ref().generation(),
-                  InboxItem.Kind.REVIEW_DECISION,
-                  d.toJson(),
-                  d.nonce()));
-      return ConsoleServer.Reply.html(
+      return show(
           "Decide " + decision + " on run " + runId,
-          Pages.preview(
-              "reviewer decision",
-              "/runs/" + runId + "/decide",
-              d.toJson(),
-              fields(id, csrf),
-              "Key "
-                  + key.keyId()
-                  + " ('"
-                  + key.label()
-                  + "'). Bound to the open case and the environment as observed now (revision "
-                  + live.revision()
-                  + ")."));
+          "reviewer decision",
+          "decide",
+          new Prepared(
+              runId, c.ref().generation(), InboxItem.Kind.REVIEW_DECISION, d.toJson(), d.nonce()),
+          csrf,
+          "Key "
+              + key.keyId()
+              + " ('"
+              + key.label()
+              + "'). Bound to the open case and the environment as observed now (revision "
+              + live.revision()
+              + ").");
     }
   }
 
   private ConsoleServer.Reply signDecision(Prepared prepared) {
     SigningKey key = requireKey(config.reviewer(), "--reviewer-key", "decide a review");
-    try (Session s = ConsoleServer.open(config)) {
-      Session.Checked c = requireUnmoved(s, prepared);
-      requireFrozen(c.state(), prepared.runId());
-      requireTrusted(s.reviewers(), key, "reviewer");
-      ReviewDecision shown = ReviewDecision.fromJson(prepared.payload(), "preview");
-      Observation live = c.adapter().observe();
-      if (!live.instanceId().equals(shown.environmentInstanceId())
-          || live.revision() != shown.environmentRevision()) {
-        throw RatchetException.contract(
-            "the environment changed since the preview (revision "
-                + shown.environmentRevision()
-                + " then, "
-                + live.revision()
-                + " now): open the decision again");
-      }
-      return deliver(s, c.state(), prepared, key);
-    }
+    return sign(
+        prepared,
+        key,
+        s -> s.reviewers(),
+        "reviewer",
+        c -> {
+          requireFrozen(c.state(), prepared.runId());
+          ReviewDecision shown = ReviewDecision.fromJson(prepared.payload(), "preview");
+          Observation live = c.adapter().observe();
+          if (!live.instanceId().equals(shown.environmentInstanceId())
+              || live.revision() != shown.environmentRevision()) {
+            throw RatchetException.contract(
+                "the environment changed since the preview (revision "
+                    + shown.environmentRevision()
+                    + " then, "
+                    + live.revision()
+                    + " now): open the decision again");
+          }
+        });
   }
 
   /**
@@ -259,43 +251,38 @@ final class Actions {
               c.task().task().policyVersion(),
               why,
               Decisions.nonce("cancel", config.services().entropy()));
-      String id =
-          keep(
-              new Prepared(
-                  runId, c.ref().generation(), InboxItem.Kind.CANCEL, r.toJson(), r.nonce()));
       PendingIntent pending = c.state().pending();
-      return ConsoleServer.Reply.html(
+      return show(
           "Cancel run " + runId,
-          Pages.preview(
-              "cancel",
-              "/runs/" + runId + "/cancel",
-              r.toJson(),
-              fields(id, csrf),
-              (pending == null
-                      ? "Nothing is pending: at its next recovery the run ends cancelled."
-                      : "A write is pending ("
-                          + pending.action().kind()
-                          + " "
-                          + pending.action().actionId()
-                          + "): at its next recovery the run freezes in needs_review"
-                          + " (cancel_requested) and a reviewer decides; the write never runs on"
-                          + " its own.")
-                  + " Signed with key "
-                  + key.keyId()
-                  + " ('"
-                  + key.label()
-                  + "')."));
+          "cancel",
+          "cancel",
+          new Prepared(runId, c.ref().generation(), InboxItem.Kind.CANCEL, r.toJson(), r.nonce()),
+          csrf,
+          (pending == null
+                  ? "Nothing is pending: at its next recovery the run ends cancelled."
+                  : "A write is pending ("
+                      + pending.action().kind()
+                      + " "
+                      + pending.action().actionId()
+                      + "): at its next recovery the run freezes in needs_review"
+                      + " (cancel_requested) and a reviewer decides; the write never runs on"
+                      + " its own.")
+              + " Signed with key "
+              + key.keyId()
+              + " ('"
+              + key.label()
+              + "').");
     }
   }
 
   private ConsoleServer.Reply signCancel(Prepared prepared) {
     SigningKey key = requireKey(config.operator(), "--operator-key", "cancel");
-    try (Session s = ConsoleServer.open(config)) {
-      Session.Checked c = requireUnmoved(s, prepared);
-      requireRunning(c.state(), prepared.runId());
-      requireTrusted(s.operators(), key, "operator");
-      return deliver(s, c.state(), prepared, key);
-    }
+    return sign(
+        prepared,
+        key,
+        s -> s.operators(),
+        "operator",
+        c -> requireRunning(c.state(), prepared.runId()));
   }
 
   private static void requireRunning(RunState s, String runId) {
@@ -311,12 +298,26 @@ final class Actions {
     }
   }
 
-  private ConsoleServer.Reply deliver(
-      Session s, RunState state, Prepared prepared, SigningKey key) {
-    SignedEnvelope env = SignedEnvelope.sign(prepared.payload(), key);
-    Decisions.deliver(s.store(), state, prepared.kind(), prepared.nonce(), env);
-    return ConsoleServer.Reply.redirect(
-        "/runs/" + prepared.runId() + "?delivered=" + prepared.nonce());
+  /**
+   * The POST of every action: through the operator's delivery login, the run must not have moved
+   * since the preview, {@code rules} must still hold and the key must be one a worker trusts; then
+   * exactly the shown payload is signed and delivered.
+   */
+  private ConsoleServer.Reply sign(
+      Prepared prepared,
+      SigningKey key,
+      Function<Session, TrustRoot> root,
+      String role,
+      Consumer<Session.Checked> rules) {
+    try (Session s = ConsoleServer.openToDeliver(config)) {
+      Session.Checked c = requireUnmoved(s, prepared);
+      rules.accept(c);
+      requireTrusted(root.apply(s), key, role);
+      SignedEnvelope env = SignedEnvelope.sign(prepared.payload(), key);
+      Decisions.deliver(s.store(), c.state(), prepared.kind(), prepared.nonce(), env);
+      return ConsoleServer.Reply.redirect(
+          "/runs/" + prepared.runId() + "?delivered=" + prepared.nonce());
+    }
   }
 
   /** The run as verified now, refused when it moved since the decision was shown. */
@@ -367,6 +368,18 @@ final class Actions {
               + " FILE (your own key)");
     }
     return key;
+  }
+
+  /**
+   * The preview page of every action: the decision in full and the form that signs exactly it, kept
+   * under a single-use id until the POST to {@code /runs/RUN/ACTION}.
+   */
+  private ConsoleServer.Reply show(
+      String title, String what, String action, Prepared p, String csrf, String note) {
+    return ConsoleServer.Reply.html(
+        title,
+        Pages.preview(
+            what, "/runs/" + p.runId() + "/" + action, p.payload(), fields(keep(p), csrf), note));
   }
 
   private String keep(Prepared p) {

@@ -3,6 +3,7 @@ package dev.ratchet.console;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.ratchet.cli.internal.ConsoleLauncher;
+import dev.ratchet.cli.internal.PgRole;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.error.ErrorCode;
@@ -272,10 +273,28 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
     }
   }
 
-  /** Opens the store for one request (never creates one); the caller closes it. */
+  /**
+   * Opens the store for one request's reads (D26, ADR 0091): read-only on SQLite, as the inspector
+   * role on PostgreSQL (when its login is configured). Never creates; the caller closes it.
+   */
   static Session open(ConsoleLauncher.Request config) {
     return Session.open(
-        config.services(), config.settings(), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE);
+        config.services(),
+        config.settings().as(PgRole.INSPECTOR),
+        StoreFactory.Mode.READ_ONLY,
+        CrashSeam.NONE);
+  }
+
+  /**
+   * Opens the store to deliver one signed decision: as the operator role on PostgreSQL, whose only
+   * write is {@code ratchet_deliver}; SQLite has no roles, so this one connection may write.
+   */
+  static Session openToDeliver(ConsoleLauncher.Request config) {
+    return Session.open(
+        config.services(),
+        config.settings().as(PgRole.OPERATOR),
+        StoreFactory.Mode.MUST_EXIST,
+        CrashSeam.NONE);
   }
 
   /** A response: a page, a JSON document, or a redirect after a POST. */

@@ -87,6 +87,9 @@ final class Pages {
   static String run(JsonObject v, RunExtras x) {
     JsonObject run = (JsonObject) v.get("run").orElseThrow();
     String id = Views.text(run, "run_id");
+    // Core's Waiting rule (in the view): which approval button, if any, the page offers.
+    String waitingFor =
+        run.get("waiting").orElse(null) instanceof JsonObject w ? Views.text(w, "for") : "";
     StringBuilder b = new StringBuilder();
     b.append("<section id=\"state\"><h2>State</h2><dl>")
         .append(dt("Phase", badge(Views.text(run, "phase")) + " " + t(run, "stop_reason")))
@@ -140,14 +143,14 @@ final class Pages {
         b.append(
             dt(
                 "Approval",
-                x.needsApproval()
+                waitingFor.startsWith("approval")
                     ? "none yet: <strong>waiting for approval</strong>"
                     : "not required"));
       }
       b.append("</dl>");
-      if (x.needsApproval()) {
+      if (waitingFor.startsWith("approval")) {
         b.append(
-            x.expired()
+            waitingFor.equals("approval_refresh")
                 ? "<a class=\"button\" id=\"refresh\" href=\"/runs/"
                     + esc(id)
                     + "/refresh-approval\">Refresh approval…</a>"
@@ -391,5 +394,5 @@ final class Pages {
   }
 
   /** What the run page needs beyond the inspect view. */
-  record RunExtras(String budgets, String chain, boolean needsApproval, boolean expired) {}
+  record RunExtras(String budgets, String chain) {}
 }

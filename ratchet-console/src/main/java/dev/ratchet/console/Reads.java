@@ -8,11 +8,8 @@ import dev.ratchet.cli.internal.Views;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
-import dev.ratchet.model.Approval;
 import dev.ratchet.model.Budgets;
-import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.Phase;
-import dev.ratchet.model.RunState;
 import dev.ratchet.model.Usage;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.RecordSet;
@@ -76,7 +73,11 @@ final class Reads {
     }
   }
 
-  /** The runs page: status rows with what each needs from a human, those first. */
+  /**
+   * The runs page: status rows with what each needs from a human, those first. "Needs" is the
+   * status row's own {@code waiting} (core's {@link dev.ratchet.outcome.Waiting}, as {@code status
+   * --waiting} shows it): one rule for the CLI, the console and the worker.
+   */
   List<JsonObject> runs(String phase) {
     List<JsonObject> rows = new ArrayList<>();
     try (Session s = ConsoleServer.open(config)) {
@@ -85,45 +86,19 @@ final class Reads {
         if (phase != null && !phase.isEmpty() && !phase.equals(Views.text(r, "phase"))) {
           continue;
         }
-        String needs = "";
-        if (!"false".equals(Views.text(r, "verified"))) {
-          Session.Checked c = s.check(ref.runId());
-          needs = needs(c);
-        }
-        rows.add(r.with("needs", new JsonString(needs)));
+        rows.add(r.with("needs", new JsonString(needs(r))));
       }
     }
     rows.sort(Comparator.comparing((JsonObject r) -> Views.text(r, "needs").isEmpty()));
     return rows;
   }
 
-  /** "review", "approval", or "" when no human is needed. */
-  String needs(Session.Checked c) {
-    RunState s = c.state();
-    if (s.phase() == Phase.NEEDS_REVIEW) {
-      return "review";
+  /** "approval", "approval_refresh" or "review" (", delivered" once in the inbox), else "". */
+  static String needs(JsonObject runView) {
+    if (!(runView.get("waiting").orElse(null) instanceof JsonObject w)) {
+      return "";
     }
-    return needsApproval(c) ? "approval" : "";
-  }
-
-  boolean needsApproval(Session.Checked c) {
-    RunState s = c.state();
-    PendingIntent p = s.pending();
-    if (s.phase() != Phase.RUNNING
-        || p == null
-        || !c.task().task().requiresApproval(p.action().kind())) {
-      return false;
-    }
-    return p.approval() == null || expired(c);
-  }
-
-  boolean expired(Session.Checked c) {
-    PendingIntent p = c.state().pending();
-    if (p == null || p.approval() == null) {
-      return false;
-    }
-    Approval a = Approval.fromJson(p.approval().payload(), "pending.approval.payload");
-    return a.expiresAtMs() <= now() || a.expiresAtProposal() < c.state().usage().proposals();
+    return Views.text(w, "for") + ("true".equals(Views.text(w, "delivered")) ? ", delivered" : "");
   }
 
   /** A run page's data: the inspect view after a whole-chain audit, and what the page adds. */
@@ -159,7 +134,7 @@ final class Reads {
               + ", nonces "
               + counts.get(RecordSet.NONCES)
               + ".";
-      return new Inspected(view, new Pages.RunExtras(budgets, chain, needsApproval(c), expired(c)));
+      return new Inspected(view, new Pages.RunExtras(budgets, chain));
     }
   }
 

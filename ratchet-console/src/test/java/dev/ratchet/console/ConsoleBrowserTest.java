@@ -3,7 +3,6 @@ package dev.ratchet.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -13,9 +12,10 @@ import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
 /**
- * The console in a real browser: an operator finds the run waiting for approval, reads what they
- * sign, approves it and sees the run execute; then resolves a frozen conflict by a replan. Every
- * assertion is on what the page shows.
+ * The console in a real browser: an operator finds the run a real {@code ratchet worker} process
+ * left waiting for approval (SQLite store), reads what they sign, approves it and sees the worker
+ * execute it; then resolves a frozen conflict by a replan. Every assertion is on what the page
+ * shows.
  */
 class ConsoleBrowserTest {
   @TempDir Path dir;
@@ -44,42 +44,47 @@ class ConsoleBrowserTest {
   }
 
   @Test
-  void anOperatorApprovesAWaitingRunAndSeesItExecute() {
-    // The session token moved from the address into a cookie.
-    assertThat(browser.getCurrentUrl()).doesNotContain("token=");
-    List<WebElement> rows = browser.findElements(By.cssSelector("#runs tr.run"));
-    assertThat(rows).hasSize(2);
-    // Needs a human first: both runs do; the one waiting for approval says so.
-    WebElement waiting =
-        browser.findElement(By.cssSelector("tr.run[data-run='" + ConsoleFixture.APPROVE + "']"));
-    assertThat(waiting.getText()).contains("approval").contains("append_file log");
-    waiting.findElement(By.linkText(ConsoleFixture.APPROVE)).click();
+  void anOperatorApprovesAWaitingRunAndSeesAWorkerProcessExecuteIt() throws Exception {
+    try (SqliteConsole s = new SqliteConsole(dir)) {
+      s.startWorker();
+      s.awaitWorker("run " + SqliteConsole.RUN + ": waiting (awaiting approval)");
+      browser.get(s.server.url());
+      // The session token moved from the address into a cookie.
+      assertThat(browser.getCurrentUrl()).doesNotContain("token=");
+      WebElement waiting =
+          browser.findElement(By.cssSelector("tr.run[data-run='" + SqliteConsole.RUN + "']"));
+      // Needs: core's Waiting rule, as 'status --waiting' shows it.
+      assertThat(waiting.findElement(By.cssSelector(".needs")).getText()).isEqualTo("approval");
+      assertThat(waiting.getText()).contains("pay_order");
+      waiting.findElement(By.linkText(SqliteConsole.RUN)).click();
 
-    assertThat(text("#pending")).contains("waiting for approval").contains("\"path\":\"log.txt\"");
-    assertThat(text("#pending")).containsPattern("Intent digest\\s+[0-9a-f]{64}");
-    assertThat(text("#chain")).startsWith("Hash chains verified");
-    browser.findElement(By.id("approve")).click();
+      assertThat(text("#pending")).contains("waiting for approval").contains("pay-widgets");
+      assertThat(text("#pending")).containsPattern("Intent digest\\s+[0-9a-f]{64}");
+      assertThat(text("#chain")).startsWith("Hash chains verified");
+      browser.findElement(By.id("approve")).click();
 
-    // The whole approval is shown before signing: run, action, digest, expiry, nonce.
-    String payload = text("#payload");
-    assertThat(payload)
-        .contains("\"run_id\":\"" + ConsoleFixture.APPROVE + "\"")
-        .contains("\"approver_id\":\"alice\"")
-        .contains("\"intent_digest\"")
-        .contains("\"nonce\":\"approval-");
-    browser.findElement(By.id("sign")).click();
+      // The whole approval is shown before signing: run, action, digest, expiry, nonce.
+      assertThat(text("#payload"))
+          .contains("\"run_id\":\"" + SqliteConsole.RUN + "\"")
+          .contains("\"approver_id\":\"alice\"")
+          .contains("\"intent_digest\"")
+          .contains("\"nonce\":\"approval-");
+      browser.findElement(By.id("sign")).click();
+      assertThat(text("#delivered")).contains("Signed and delivered");
 
-    assertThat(text("#delivered")).contains("Signed and delivered");
-    assertThat(text("#inbox")).contains("approval").contains("alice").contains("delivered");
-    assertThat(f.inbox("deploy-greeting", ConsoleFixture.APPROVE)).hasSize(1);
-
-    // A worker claims the run and executes the approved write.
-    assertThat(f.worker(ConsoleFixture.APPROVE)).contains("completed");
-    browser.navigate().refresh();
-    assertThat(text("#state")).contains("completed");
-    assertThat(text("#receipts")).contains("Receipts (2)");
-    assertThat(text("#trace")).contains("approval_consumed").contains("completed");
-    assertThat(text("#consumed")).contains("approval");
+      // The running worker process, not this test, claims the run and executes the write.
+      s.awaitWorker("run " + SqliteConsole.RUN + ": ended");
+      browser.navigate().refresh();
+      assertThat(text("#state")).contains("completed").doesNotContain("waiting for approval");
+      assertThat(text("#receipts")).contains("Receipts (3)").contains("rcpt_000003");
+      assertThat(text("#trace")).contains("approval_consumed").contains("completed");
+      assertThat(text("#consumed")).contains("approval");
+      browser.findElement(By.linkText("Runs")).click();
+      WebElement done =
+          browser.findElement(By.cssSelector("tr.run[data-run='" + SqliteConsole.RUN + "']"));
+      assertThat(done.getText()).contains("completed");
+      assertThat(done.findElements(By.cssSelector(".needs"))).isEmpty();
+    }
   }
 
   @Test

@@ -74,8 +74,9 @@ public interface ActionSpec {
   }
 
   /**
-   * A write nothing can look up (D23: at most once). Declared only: the runtime does not yet record
-   * an effect-started mark or freeze {@code uncertain_effect} after a crash in it (ADR 0070).
+   * A write nothing can look up (D23: at most once). The runtime commits its intent and an {@code
+   * effect_started} mark before the adapter runs it; a crash before its result commits freezes the
+   * run {@code uncertain_effect} and it is never re-run automatically (ADR 0071).
    */
   static ActionSpec unreceipted(
       String kind, String permission, String risk, ArgumentSchema schema, TargetRule targetRule) {

@@ -82,6 +82,9 @@ final class Approvals {
       }
       try {
         SignedEnvelope env1 = SignedEnvelope.fromJson(Json.parse(item.envelope()), "approval");
+        if (dev.ratchet.model.ApprovalRejection.isRejection(env1.payload())) {
+          continue; // an approver's rejection (ADR 0072): Rejections consumes it
+        }
         if (!Objects.equals(
             env1.payload().get("action_id").orElse(null),
             new dev.ratchet.json.JsonString(action.actionId()))) {

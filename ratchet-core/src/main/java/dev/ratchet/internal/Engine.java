@@ -49,6 +49,14 @@ public final class Engine {
   private final Map<String, Action> ready = new HashMap<>();
   private final List<JsonObject> unsavedMemory = new ArrayList<>();
 
+  /**
+   * A completed write whose receipt rides on the run's next commit (D22): the state it leads to and
+   * the records (receipt, trace) that commit must carry. Null when everything is durable.
+   */
+  private Carried carried;
+
+  private record Carried(RunState view, Journal journal) {}
+
   Engine(RunContext ctx, HeldLease held, long generation, RunState state) {
     this.ctx = ctx;
     this.lease = held.lease();
@@ -61,8 +69,25 @@ public final class Engine {
     return ctx;
   }
 
+  /**
+   * The run's state as its driver sees it: the committed state, or, while a completed write's
+   * receipt rides on the next commit (D22), the state that commit will make durable.
+   */
   public RunState state() {
+    return carried == null ? state : carried.view();
+  }
+
+  /** The state of the last durable checkpoint (what the store holds). */
+  public RunState committed() {
     return state;
+  }
+
+  /** The records of a set riding on the next commit (D22), in order; empty when none ride. */
+  public List<StoredRecord> carriedRecords(RecordSet set) {
+    if (carried == null) {
+      return List.of();
+    }
+    return carried.journal().records().stream().filter(r -> r.set() == set).toList();
   }
 
   public long generation() {
@@ -177,9 +202,22 @@ public final class Engine {
 
   /** One operation in progress: a mutable copy of the state and the records it appends. */
   final class Op {
-    final Draft b = new Draft(state);
-    final Journal j =
-        new Journal(state.sets(), RecordAuth.sealer(ctx.keys(), state.taskId(), state.runId()));
+    final Draft b;
+    final Journal j;
+
+    /** This commit carries a write's receipt (D22): it reaches the carrying commit's windows. */
+    boolean receipt;
+
+    Op() {
+      if (carried == null) {
+        b = new Draft(state);
+        j = new Journal(state.sets(), RecordAuth.sealer(ctx.keys(), state.taskId(), state.runId()));
+      } else {
+        b = new Draft(carried.view());
+        j = carried.journal().copy();
+        receipt = true;
+      }
+    }
 
     Transition transition;
 
@@ -230,9 +268,7 @@ public final class Engine {
       long seq = op.j.heads().get(RecordSet.MEMORY).count() + 1;
       op.j.append(RecordSet.MEMORY, Long.toString(seq), m);
     }
-    op.b.sets.putAll(op.j.heads());
-    RunState next = op.b.build();
-    Invariants.check(ctx, next);
+    RunState next = draft(op);
     Transition t = op.transition;
     if (next.phase() != state.phase()
         && (t == null || t.from() != state.phase() || t.to() != next.phase())) {
@@ -248,12 +284,19 @@ public final class Engine {
     }
     String text = Checkpoint.seal(next, generation + 1, ctx.keys()).text();
     checkLease();
+    if (op.receipt) {
+      reached(WriteLifecycle.Step.CARRY);
+    }
     CommitResult result =
         ctx.store().commit(new CommitRequest(scope(next), generation, lease, text, op.j.records()));
+    carried = null; // committed with this request, or lost with it (recovery asks the adapter)
     if (result instanceof CommitResult.Committed c) {
       generation = c.generation();
       state = next;
       unsavedMemory.clear();
+      if (op.receipt) {
+        reached(WriteLifecycle.Step.CARRIED);
+      }
       return;
     }
     stale = true;
@@ -268,6 +311,41 @@ public final class Engine {
               + generation);
     }
     throw new CommitRefused(result, "commit fenced: " + ((CommitResult.Fenced) result).reason());
+  }
+
+  /** The operation's state with its journal's heads, checked against the invariants. */
+  private RunState draft(Op op) {
+    op.b.sets.putAll(op.j.heads());
+    RunState next = op.b.build();
+    Invariants.check(ctx, next);
+    return next;
+  }
+
+  /**
+   * Completes a write (D22): its receipt and state advance ride on the run's next commit, which
+   * every later operation begins from. Commits now instead when {@code now} (the result of an
+   * unreceipted effect, D23) or when the operation changes the phase (a write that ends the run).
+   * Returns true when the receipt was carried, false when it was committed.
+   */
+  boolean carry(Op op, boolean now) {
+    op.receipt = true;
+    if (now || op.transition != null) {
+      commit(op);
+      return false;
+    }
+    carried = new Carried(draft(op), op.j);
+    return true;
+  }
+
+  /**
+   * Makes a carried receipt durable in a commit of its own: before a lease is released (close,
+   * wait, yield, drain) and at the end of recovery. A no-op when nothing rides or the handle is
+   * stale (then recovery reconciles the write from the adapter's receipt).
+   */
+  public void flush() {
+    if (carried != null && !stale) {
+      commit(begin());
+    }
   }
 
   RunScope scope(RunState s) {
@@ -295,6 +373,32 @@ public final class Engine {
         stale = true;
       }
       throw e;
+    }
+  }
+
+  private final Object inFlightLock = new Object();
+  private boolean effectInFlight;
+
+  /** Marks an unreceipted effect running (D23): a lease is not released meanwhile. */
+  void effectInFlight(boolean running) {
+    synchronized (inFlightLock) {
+      effectInFlight = running;
+      inFlightLock.notifyAll();
+    }
+  }
+
+  /** Waits until no unreceipted effect is in flight (D23); called before a lease is released. */
+  public void awaitNoEffectInFlight() {
+    synchronized (inFlightLock) {
+      while (effectInFlight) {
+        try {
+          inFlightLock.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new RatchetException(
+              ErrorCode.INTERNAL, "interrupted while an unreceipted effect is in flight");
+        }
+      }
     }
   }
 
@@ -359,9 +463,15 @@ public final class Engine {
     return r;
   }
 
-  /** The run's cached receipt for a key (a rebuildable copy of the adapter's). */
+  /**
+   * The run's cached receipt for a key (a rebuildable copy of the adapter's): the one riding on the
+   * next commit (D22), else the committed one.
+   */
   Optional<Receipt> cachedReceipt(String key) {
-    return find(RecordSet.RECEIPTS, key)
+    Optional<StoredRecord> riding =
+        carriedRecords(RecordSet.RECEIPTS).stream().filter(r -> r.key().equals(key)).findFirst();
+    return riding
+        .or(() -> find(RecordSet.RECEIPTS, key))
         .map(r -> Receipt.fromJson(RecordAuth.body(r), "receipts[" + key + "]"));
   }
 

@@ -72,7 +72,7 @@ final class Freezer {
         engine, op, c, Transition.FREEZE_CANCEL, detail.with("review_required", JsonBool.TRUE));
   }
 
-  private static StepOutcome freeze(
+  static StepOutcome freeze(
       Engine engine, Engine.Op op, ReviewCase c, Transition transition, JsonObject detail) {
     op.b.stopReason = c.reason();
     op.b.review = c;
@@ -89,7 +89,7 @@ final class Freezer {
   }
 
   /** Deterministic and unique within the run: the trace position of the freeze event. */
-  private static String caseId(Engine.Op op) {
+  static String caseId(Engine.Op op) {
     return "case-" + (op.j.heads().get(dev.ratchet.store.RecordSet.TRACE).count() + 1);
   }
 }

@@ -87,6 +87,9 @@ final class Invariants {
         ActionRules.intentDigest(ctx, p.action()).equals(p.intentDigest()),
         "pending intent digest does not match its action");
     require(p.preState().equals(s.binding()), "pending pre-state is not the environment binding");
+    require(
+        !p.effectStarted() || UncertainEffects.unreceipted(ctx, p.action().kind()),
+        "only an unreceipted write carries an effect_started mark");
     boolean needs = ctx.task().requiresApproval(p.action().kind());
     if (!needs) {
       require(p.approval() == null, "approval evidence on an action policy does not gate");

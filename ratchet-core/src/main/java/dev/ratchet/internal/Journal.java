@@ -36,6 +36,14 @@ final class Journal {
     this.sealer = sealer;
   }
 
+  /** An independent copy: an operation begun from a carried journal may be abandoned (D22). */
+  Journal copy() {
+    Journal c = new Journal(heads, sealer);
+    c.records.addAll(records);
+    c.keys.addAll(keys);
+    return c;
+  }
+
   StoredRecord append(RecordSet set, String key, JsonObject body) {
     JsonObject sealed = sealer.seal(set, heads.get(set).count() + 1, key, body);
     StoredRecord r = RecordChain.append(heads.get(set), set, key, Canonical.string(sealed));

@@ -12,6 +12,7 @@ import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.store.Fence;
+import dev.ratchet.store.ForwardingLeaseStore;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseStore;
 import dev.ratchet.telemetry.RatchetObserver;
@@ -79,21 +80,11 @@ public final class Observed {
 
   /** Leases reporting a refused renewal as a lost lease and a refused fence check as fenced. */
   public static LeaseStore leases(LeaseStore d, RatchetObserver o) {
-    return new LeaseStore() {
-      @Override
-      public Optional<Lease> acquire(String runId, String owner, Duration ttl) {
-        return d.acquire(runId, owner, ttl);
-      }
-
-      @Override
-      public Optional<Lease> takeOver(String runId, String owner, Duration ttl) {
-        return d.takeOver(runId, owner, ttl);
-      }
-
+    return new ForwardingLeaseStore(d) {
       @Override
       public Lease renew(Lease lease, Duration ttl) {
         try {
-          return d.renew(lease, ttl);
+          return delegate.renew(lease, ttl);
         } catch (RatchetException e) {
           if (e.code() == ErrorCode.FENCED) {
             o.leaseLost(lease.runId());
@@ -103,19 +94,9 @@ public final class Observed {
       }
 
       @Override
-      public void release(Lease lease) {
-        d.release(lease);
-      }
-
-      @Override
-      public Optional<Lease> current(String runId) {
-        return d.current(runId);
-      }
-
-      @Override
       public void check(Fence fence) {
         try {
-          d.check(fence);
+          delegate.check(fence);
         } catch (RatchetException e) {
           if (e.code() == ErrorCode.FENCED) {
             o.fenced(fence.runId());

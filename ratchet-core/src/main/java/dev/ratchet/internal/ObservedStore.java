@@ -9,15 +9,12 @@ import dev.ratchet.json.JsonValue;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
-import dev.ratchet.store.InboxItem;
+import dev.ratchet.store.ForwardingCheckpointStore;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
-import dev.ratchet.store.StoredRun;
 import dev.ratchet.telemetry.RatchetObserver;
 import dev.ratchet.telemetry.Step;
 import java.time.InstantSource;
-import java.util.List;
-import java.util.Optional;
 
 /**
  * A store that reports each commit (a timed step with its result), each fenced commit, and, once a
@@ -25,13 +22,12 @@ import java.util.Optional;
  * items they refused. Reading the events from the commit keeps every report true to what is durable
  * and keeps telemetry out of the engine.
  */
-public final class ObservedStore implements CheckpointStore {
-  private final CheckpointStore d;
+public final class ObservedStore extends ForwardingCheckpointStore {
   private final RatchetObserver o;
   private final InstantSource clock;
 
   public ObservedStore(CheckpointStore d, RatchetObserver o, InstantSource clock) {
-    this.d = d;
+    super(d);
     this.o = o;
     this.clock = clock;
   }
@@ -48,7 +44,7 @@ public final class ObservedStore implements CheckpointStore {
             runId,
             null,
             r.nextGeneration(),
-            () -> d.commit(r),
+            () -> delegate.commit(r),
             c -> c.kind() == CommitResult.Kind.COMMITTED ? "ok" : c.kind().name());
     if (result instanceof CommitResult.Fenced) {
       o.fenced(runId);
@@ -82,41 +78,5 @@ public final class ObservedStore implements CheckpointStore {
 
   private static String string(JsonObject o, String key) {
     return o.get(key).orElse(null) instanceof JsonString s ? s.value() : null;
-  }
-
-  @Override
-  public Optional<StoredRun> load(String taskId, String runId) {
-    return d.load(taskId, runId);
-  }
-
-  @Override
-  public Optional<StoredRecord> find(String taskId, String runId, RecordSet set, String key) {
-    return d.find(taskId, runId, set, key);
-  }
-
-  @Override
-  public List<StoredRecord> records(
-      String taskId, String runId, RecordSet set, long fromSequence, int limit) {
-    return d.records(taskId, runId, set, fromSequence, limit);
-  }
-
-  @Override
-  public List<RunRef> runs() {
-    return d.runs();
-  }
-
-  @Override
-  public void deliver(String taskId, String runId, InboxItem item) {
-    d.deliver(taskId, runId, item);
-  }
-
-  @Override
-  public List<InboxItem> inbox(String taskId, String runId) {
-    return d.inbox(taskId, runId);
-  }
-
-  @Override
-  public void close() {
-    d.close();
   }
 }

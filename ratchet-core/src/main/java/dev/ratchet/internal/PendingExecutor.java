@@ -1,7 +1,9 @@
 package dev.ratchet.internal;
 
+import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.AdapterOutcome;
 import dev.ratchet.adapter.ApprovalBinding;
+import dev.ratchet.adapter.EffectKind;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.error.ErrorCode;
@@ -16,11 +18,13 @@ import dev.ratchet.model.WriteLifecycle;
 import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.RecordSet;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Executes and reconciles the pending write (reference-behaviour §2.3.6–2.3.7, SPEC §7, D9). The
  * intent with its key is already durable; the approval, when policy needs one, is consumed and
- * committed before the adapter is called; the receipt and the state advance commit together.
+ * committed before the adapter is called; the receipt and the state advance ride together on the
+ * run's next commit (D22).
  */
 final class PendingExecutor {
   private final Engine engine;
@@ -43,6 +47,12 @@ final class PendingExecutor {
   }
 
   private String awaitingWhy;
+  private String rejectedWhy;
+
+  /** After {@link #reconcile} returned null while recovering: why a rejection dropped the write. */
+  String rejectedWhy() {
+    return rejectedWhy;
+  }
 
   /**
    * After {@link #reconcile} returned null while recovering: why no inbox approval was accepted
@@ -54,6 +64,9 @@ final class PendingExecutor {
 
   StepOutcome execute(String actionId) {
     PendingIntent p = requirePending(actionId);
+    if (p.effectStarted()) {
+      return UncertainEffects.freeze(engine, engine.observe(), "started, no committed result");
+    }
     // Unlike the teaching runtime (X5 before X8), the key is looked up first: a receipt already
     // under it means a crash window or a key collision, and both must keep their evidence rather
     // than be discarded as a stale observation (docs/decisions.md, "key lookup first").
@@ -84,6 +97,17 @@ final class PendingExecutor {
           "pending write " + actionId + " was planned against a state that no longer holds");
     }
     Refusals refusals = Approvals.newRefusals();
+    if (p.approval() == null && ctx.task().requiresApproval(p.action().kind())) {
+      // ADR 0072: a signed rejection drops the unapproved write before any approval is consumed.
+      JsonObject rejected = Rejections.consume(engine, p, refusals);
+      if (rejected != null && recovering) {
+        rejectedWhy = Rejections.refusal(p, rejected).getMessage();
+        return null;
+      }
+      if (rejected != null) {
+        throw Rejections.refusal(p, rejected);
+      }
+    }
     PendingIntent approved = ensureApproval(p, refusals);
     if (approved == null) {
       if (recovering) {
@@ -92,14 +116,41 @@ final class PendingExecutor {
       }
       throw Approvals.noneValid(actionId, refusals);
     }
-    p = approved;
+    if (!UncertainEffects.unreceipted(ctx, approved.action().kind())) {
+      return callAndComplete(approved, live, false);
+    }
+    // D23: in flight from before the started mark until its result is durable, so that no lease
+    // is released (close, drain) while the effect may be running or its result is only in memory.
+    engine.effectInFlight(true);
+    try {
+      return callAndComplete(approved, live, true);
+    } finally {
+      engine.effectInFlight(false);
+    }
+  }
+
+  private StepOutcome callAndComplete(PendingIntent p, Observation live, boolean unreceipted) {
     Engine.Op op = engine.begin();
     Gates.consumeStep(engine, op);
+    if (unreceipted) {
+      p = UncertainEffects.markStarted(engine, op, p);
+      op = engine.begin();
+    }
     engine.checkLease();
-    AdapterOutcome out =
-        ctx.adapter()
-            .execute(
-                ActionRules.intent(ctx, p.action()), p.key(), engine.lease().fence(), binding(p));
+    PendingIntent q = p;
+    Supplier<AdapterOutcome> call =
+        () ->
+            ctx.adapter()
+                .execute(
+                    ActionRules.intent(ctx, q.action()),
+                    q.key(),
+                    engine.lease().fence(),
+                    binding(q));
+    UncertainEffects.Ran ran = unreceipted ? UncertainEffects.run(engine, call) : null;
+    if (ran != null && ran.frozen() != null) {
+      return ran.frozen();
+    }
+    AdapterOutcome out = ran != null ? ran.outcome() : call.get();
     if (out.kind() == AdapterOutcome.Kind.CONFLICT) {
       return Freezer.receiptConflict(engine, op, p, out.receipt(), live);
     }
@@ -122,6 +173,9 @@ final class PendingExecutor {
   StepOutcome reconcile(String actionId) {
     PendingIntent p = requirePending(actionId);
     Observation live = engine.observe();
+    if (p.effectStarted()) {
+      return UncertainEffects.freeze(engine, live, "started, no committed result");
+    }
     Optional<Receipt> found = ctx.adapter().lookup(p.key());
     if (found.isEmpty()) {
       if (live.equals(p.preState())) {
@@ -185,13 +239,15 @@ final class PendingExecutor {
         outcome,
         Outcomes.receiptDetail(r, kind != StepOutcome.Kind.EXECUTED));
     engine.budgetClose(op);
-    engine.commit(op);
-    engine.reached(
-        kind == StepOutcome.Kind.RECONCILED
-            ? WriteLifecycle.Step.RECONCILE
-            : kind == StepOutcome.Kind.REPLAYED
-                ? WriteLifecycle.Step.REPLAY
-                : WriteLifecycle.Step.EXECUTE);
+    // D22: the receipt rides on the run's next commit; an unreceipted effect's result does not.
+    if (engine.carry(op, unreceipted(p))) {
+      engine.reached(
+          kind == StepOutcome.Kind.RECONCILED
+              ? WriteLifecycle.Step.RECONCILE
+              : kind == StepOutcome.Kind.REPLAYED
+                  ? WriteLifecycle.Step.REPLAY
+                  : WriteLifecycle.Step.EXECUTE);
+    }
     return new StepOutcome(kind, p.action().actionId(), r.result(), r, null);
   }
 
@@ -263,6 +319,12 @@ final class PendingExecutor {
     engine.reached(
         p.approval() != null ? WriteLifecycle.Step.REFRESH : WriteLifecycle.Step.APPROVE);
     return approved;
+  }
+
+  /** D23: nothing can look this effect up again, so its result is committed at once. */
+  private boolean unreceipted(PendingIntent p) {
+    ActionSpec spec = ctx.specs().get(p.action().kind());
+    return spec != null && spec.effectKind() == EffectKind.UNRECEIPTED;
   }
 
   private ApprovalBinding binding(PendingIntent p) {

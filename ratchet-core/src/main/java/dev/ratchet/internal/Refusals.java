@@ -74,7 +74,7 @@ final class Refusals {
           .append(": ")
           .append(e.detail());
     }
-    return new NoneValid(m.toString(), toJson());
+    return new NoneValid(m.toString(), toJson(), entries.stream().map(Entry::reason).toList());
   }
 
   /** The refusals of {@code e} if it is a {@link #noneValid} refusal. */
@@ -97,12 +97,12 @@ final class Refusals {
     return "unknown";
   }
 
-  private static final class NoneValid extends RatchetException {
+  private static final class NoneValid extends dev.ratchet.error.ApprovalMissing {
     private static final long serialVersionUID = 1L;
     private final transient JsonArray refusals;
 
-    NoneValid(String message, JsonArray refusals) {
-      super(ErrorCode.APPROVAL, message);
+    NoneValid(String message, JsonArray refusals, List<String> reasons) {
+      super(message, reasons);
       this.refusals = refusals;
     }
   }

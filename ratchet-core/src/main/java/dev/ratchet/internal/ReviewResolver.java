@@ -151,6 +151,7 @@ final class ReviewResolver {
           switch (c.reason()) {
             case ReviewCase.ENVIRONMENT_DRIFT -> "environment_drift_reviewed";
             case ReviewCase.CANCEL_REQUESTED -> "cancel_reviewed";
+            case ReviewCase.UNCERTAIN_EFFECT -> "uncertain_effect_reviewed";
             default -> "receipt_conflict_reviewed";
           };
     }

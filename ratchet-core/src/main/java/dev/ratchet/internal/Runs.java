@@ -197,6 +197,12 @@ public final class Runs {
           null);
     }
     boolean exact = live.equals(s.binding());
+    if (s.pending() != null && s.pending().effectStarted()) {
+      // D23: before anything else, a started unreceipted write is never run again.
+      StepOutcome o = UncertainEffects.freeze(engine, live, "started, no committed result");
+      return new Recovery(
+          engine.generation(), Recovery.Found.EFFECT_STARTED, Recovery.Did.FROZEN, o);
+    }
     // An operator's cancel comes before anything the run would do next (issue 17).
     StepOutcome cancelled = Cancels.consume(engine, live);
     if (cancelled != null) {
@@ -227,6 +233,11 @@ public final class Runs {
     }
     PendingExecutor executor = new PendingExecutor(engine, true);
     StepOutcome o = executor.reconcile(actionId);
+    engine.flush(); // recovery leaves what it reconciled durable (D22 folds only steady steps)
+    if (o == null && executor.rejectedWhy() != null) {
+      return new Recovery(
+          engine.generation(), found, Recovery.Did.REJECTED, null, executor.rejectedWhy());
+    }
     if (o == null) {
       return new Recovery(
           engine.generation(), found, Recovery.Did.AWAITING_APPROVAL, null, executor.awaitingWhy());

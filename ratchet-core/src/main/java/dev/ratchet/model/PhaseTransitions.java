@@ -52,6 +52,11 @@ public final class PhaseTransitions {
         Phase.NEEDS_REVIEW,
         TraceOutcome.CANCEL_REQUESTED,
         "signed operator cancel with a write pending"),
+    FREEZE_UNCERTAIN(
+        Phase.RUNNING,
+        Phase.NEEDS_REVIEW,
+        TraceOutcome.UNCERTAIN_EFFECT,
+        "an unreceipted write started without a committed result"),
     PERMANENT_REFUSAL(
         Phase.RUNNING,
         Phase.FAILED,

@@ -32,9 +32,17 @@ public record ReviewCase(
   /** An operator's signed cancel arrived while a write was pending (issue 17). */
   public static final String CANCEL_REQUESTED = "cancel_requested";
 
+  /** An unreceipted write started and no result was committed: it may have happened (D23). */
+  public static final String UNCERTAIN_EFFECT = "uncertain_effect";
+
   public ReviewCase {
     Text.require("case_id", caseId);
-    if (!Set.of(RECEIPT_CONFLICT, ENVIRONMENT_DRIFT, RECEIPT_UNBOUND, CANCEL_REQUESTED)
+    if (!Set.of(
+            RECEIPT_CONFLICT,
+            ENVIRONMENT_DRIFT,
+            RECEIPT_UNBOUND,
+            CANCEL_REQUESTED,
+            UNCERTAIN_EFFECT)
         .contains(reason)) {
       throw dev.ratchet.error.RatchetException.contract("review.reason: unknown '" + reason + "'");
     }
@@ -49,6 +57,10 @@ public record ReviewCase(
         && !observedReceipt.fingerprint().equals(observedReceiptFingerprint)) {
       throw dev.ratchet.error.RatchetException.contract(
           "review.observed_receipt_fingerprint: does not match the receipt");
+    }
+    if (UNCERTAIN_EFFECT.equals(reason) && (pending == null || !pending.effectStarted())) {
+      throw dev.ratchet.error.RatchetException.contract(
+          "review: an uncertain effect keeps the started pending intent");
     }
     if (RECEIPT_CONFLICT.equals(reason)) {
       if (observedReceipt.intentDigest().equals(pending.intentDigest())) {

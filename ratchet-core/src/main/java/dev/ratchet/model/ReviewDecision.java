@@ -33,6 +33,40 @@ public record ReviewDecision(
   public static final String REPLAN = "replan";
   public static final String ABORT = "abort";
 
+  /**
+   * A decision on {@code s}'s open review case, bound to the case, its pending write and observed
+   * receipt, and to the live environment {@code live} the reviewer looked at.
+   */
+  public static ReviewDecision onCase(
+      String reviewerId,
+      RunState s,
+      TaskSpec task,
+      String decision,
+      dev.ratchet.adapter.Observation live,
+      String nonce) {
+    ReviewCase c = s.review();
+    if (c == null) {
+      throw dev.ratchet.error.RatchetException.contract("review: the run has no open review case");
+    }
+    PendingIntent p = c.pending();
+    return new ReviewDecision(
+        reviewerId,
+        s.taskId(),
+        s.runId(),
+        task.policyId(),
+        task.policyVersion(),
+        c.caseId(),
+        p == null ? null : p.action().actionId(),
+        p == null ? null : p.key(),
+        p == null ? null : p.intentDigest(),
+        c.observedReceipt() == null ? null : c.observedReceipt().intentDigest(),
+        c.observedReceiptFingerprint(),
+        live.instanceId(),
+        live.revision(),
+        decision,
+        nonce);
+  }
+
   static final String[] KEYS = {
     "reviewer_id",
     "task_id",

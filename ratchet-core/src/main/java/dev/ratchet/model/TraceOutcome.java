@@ -39,12 +39,20 @@ public enum TraceOutcome {
   CANCEL_REQUESTED("cancel_requested"),
   /** Inbox cancels refused (untrusted, bad signature, wrong binding, malformed). */
   CANCEL_REJECTED("cancel_rejected"),
+  /** An approver's signed rejection dropped an unapproved pending write (ADR 0072). */
+  INTENT_REJECTED("intent_rejected"),
+  /** A driver withdrew an unapproved pending write, e.g. its approval expired (ADR 0072). */
+  INTENT_WITHDRAWN("intent_withdrawn"),
   /** The driver cannot get past a policy refusal; the run ends failed (ADR 0050). */
   PERMANENTLY_REFUSED("permanently_refused"),
   /** Key material was found in evidence and replaced (SPEC D27). */
   REDACTED("redacted"),
   /** A command ran outside the sandbox under the operator's explicit opt-out (SPEC D27). */
-  UNSANDBOXED_COMMAND("unsandboxed_command");
+  UNSANDBOXED_COMMAND("unsandboxed_command"),
+  /** An unreceipted write's {@code effect_started} mark, committed before it runs (D23). */
+  EFFECT_STARTED("effect_started"),
+  /** Recovery found an unreceipted write started without a committed result (D23). */
+  UNCERTAIN_EFFECT("uncertain_effect");
 
   private final String wireName;
 

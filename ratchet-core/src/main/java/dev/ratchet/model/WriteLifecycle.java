@@ -8,8 +8,8 @@ import java.util.List;
  * docs/state-machine.md}, beside {@link PhaseTransitions}. Every crash window ({@link CrashPoint})
  * is the window of a row; the runtime reaches a window only through its row ({@code
  * engine.reached(Step.X)}), a test fails if a row with a trace outcome is never taken, and the
- * crash matrix fails if a window is never injected. New rows (for example the windows of a folded
- * commit) are added here and to the coverage test.
+ * crash matrix fails if a window is never injected. A completed write's receipt rides on the run's
+ * next commit (D22): the {@code carry} and {@code carried} rows are that commit's windows.
  */
 public final class WriteLifecycle {
   /** Where a write stands. */
@@ -18,7 +18,9 @@ public final class WriteLifecycle {
     INTENT_COMMITTED("intent_committed"),
     APPROVAL_COMMITTED("approval_committed"),
     ADAPTER_CALLED("adapter_called"),
+    EFFECT_STARTED("effect_started"),
     RECEIPT_HELD("receipt_held"),
+    RECEIPT_CARRIED("receipt_carried"),
     RECEIPT_COMMITTED("receipt_committed"),
     FROZEN("frozen"),
     ANY_COMMIT("any_commit");
@@ -67,6 +69,24 @@ public final class WriteLifecycle {
         null,
         CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT,
         "the adapter executes under the key (no approval needed counts as approved)"),
+    START(
+        Stage.APPROVAL_COMMITTED,
+        Stage.EFFECT_STARTED,
+        TraceOutcome.EFFECT_STARTED,
+        CrashPoint.AFTER_EFFECT_STARTED_COMMIT,
+        "an unreceipted write: the started mark is durable before its effect runs (D23)"),
+    RETURN(
+        Stage.EFFECT_STARTED,
+        Stage.RECEIPT_HELD,
+        null,
+        CrashPoint.UNRECEIPTED_RESULT_HELD,
+        "the unreceipted effect returned; its result commits at once"),
+    UNCERTAIN(
+        Stage.EFFECT_STARTED,
+        Stage.FROZEN,
+        TraceOutcome.UNCERTAIN_EFFECT,
+        null,
+        "started, no committed result: never re-run, frozen for review"),
     RECEIVE(
         Stage.ADAPTER_CALLED,
         Stage.RECEIPT_HELD,
@@ -75,28 +95,54 @@ public final class WriteLifecycle {
         "the receipt is in memory, not yet durable"),
     EXECUTE(
         Stage.RECEIPT_HELD,
-        Stage.RECEIPT_COMMITTED,
+        Stage.RECEIPT_CARRIED,
         TraceOutcome.EXECUTED,
-        CrashPoint.AFTER_RECEIPT_COMMIT,
-        "receipt and state advance in one commit"),
+        CrashPoint.RECEIPT_ONLY_IN_MEMORY,
+        "receipt and state advance ride on the run's next commit (D22); outcome returned"),
     REPLAY(
         Stage.RECEIPT_HELD,
-        Stage.RECEIPT_COMMITTED,
+        Stage.RECEIPT_CARRIED,
         TraceOutcome.REPLAYED,
-        CrashPoint.AFTER_RECEIPT_COMMIT,
-        "the adapter answered from its receipt"),
+        CrashPoint.RECEIPT_ONLY_IN_MEMORY,
+        "the adapter answered from its receipt; it rides on the next commit"),
     RECONCILE(
         Stage.INTENT_COMMITTED,
-        Stage.RECEIPT_COMMITTED,
+        Stage.RECEIPT_CARRIED,
         TraceOutcome.RECONCILED,
+        CrashPoint.RECEIPT_ONLY_IN_MEMORY,
+        "a same-intent receipt explains the live state; it rides on the next commit"),
+    CARRY(
+        Stage.RECEIPT_CARRIED,
+        Stage.RECEIPT_CARRIED,
+        null,
+        CrashPoint.INSIDE_CARRYING_COMMIT,
+        "the next commit (an intent, a read, finish, a flush before the lease is released) is"
+            + " sealed with the receipt; an unreceipted effect's result (D23) or a write that"
+            + " ends the run commits at once"),
+    CARRIED(
+        Stage.RECEIPT_CARRIED,
+        Stage.RECEIPT_COMMITTED,
+        null,
         CrashPoint.AFTER_RECEIPT_COMMIT,
-        "a same-intent receipt explains the live state"),
+        "receipt and state advance durable with the commit that carried them"),
     STALE(
         Stage.INTENT_COMMITTED,
         Stage.NO_WRITE,
         TraceOutcome.STALE_OBSERVATION,
         null,
         "no receipt and the pre-state no longer holds: discarded"),
+    REJECT(
+        Stage.INTENT_COMMITTED,
+        Stage.NO_WRITE,
+        TraceOutcome.INTENT_REJECTED,
+        null,
+        "an approver's signed rejection drops the unapproved write (ADR 0072)"),
+    WITHDRAW(
+        Stage.INTENT_COMMITTED,
+        Stage.NO_WRITE,
+        TraceOutcome.INTENT_WITHDRAWN,
+        null,
+        "the driver withdraws the unapproved write, e.g. its approval expired (ADR 0072)"),
     CONFLICT(
         Stage.ADAPTER_CALLED,
         Stage.FROZEN,

@@ -32,6 +32,8 @@ public record Recovery(long generation, Found found, Did did, StepOutcome outcom
     INTENT_WITHOUT_EFFECT("intent_without_effect"),
     /** A pending write, a changed environment and a receipt under the key. */
     EFFECT_WITHOUT_RECEIPT("effect_without_receipt"),
+    /** An unreceipted write started without a committed result (D23): it may have happened. */
+    EFFECT_STARTED("effect_started"),
     /** The environment changed and nothing the run did explains it. */
     DRIFT("drift"),
     /** The run was already frozen for review. */
@@ -77,6 +79,8 @@ public record Recovery(long generation, Found found, Did did, StepOutcome outcom
     FROZEN("frozen"),
     /** A signed operator cancel ended the run (nothing was pending). */
     CANCELLED("cancelled"),
+    /** An approver's signed rejection dropped the unapproved pending write (ADR 0072). */
+    REJECTED("rejected"),
     /** The pending write needs an approval no valid inbox item supplies; it stays pending. */
     AWAITING_APPROVAL("awaiting_approval");
 

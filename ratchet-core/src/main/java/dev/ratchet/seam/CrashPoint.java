@@ -15,7 +15,27 @@ public enum CrashPoint {
   ADAPTER_AFTER_EXTERNAL_COMMIT,
   /** The runtime holds the receipt in memory; it is not yet durable. */
   BEFORE_RECEIPT_COMMIT,
-  /** The receipt and the state advance are durable (one commit, D11); the caller was not told. */
+  /**
+   * An unreceipted write (D23): its intent and {@code effect_started} mark are durable, the effect
+   * is running or about to; recovery cannot know whether it happened.
+   */
+  AFTER_EFFECT_STARTED_COMMIT,
+  /** An unreceipted write's effect returned; its result is in memory, not yet durable (D23). */
+  UNRECEIPTED_RESULT_HELD,
+  /**
+   * The adapter's outcome is returned; its receipt and the state advance ride on the run's next
+   * commit and are only in memory (D22). Recovery re-reads the receipt from the adapter.
+   */
+  RECEIPT_ONLY_IN_MEMORY,
+  /**
+   * Inside a commit that carries a write's receipt (the next intent, a read, finish, a flush before
+   * the lease is released): sealed and lease-checked, the store not yet called (D22).
+   */
+  INSIDE_CARRYING_COMMIT,
+  /**
+   * The receipt and the state advance are durable with the commit that carried them (the next
+   * intent, a read, finish or a flush, D11/D22); the caller was not told.
+   */
   AFTER_RECEIPT_COMMIT,
   /** Inside a split store: content is written, the mark is not yet advanced. */
   STORE_BETWEEN_CONTENT_AND_MARK

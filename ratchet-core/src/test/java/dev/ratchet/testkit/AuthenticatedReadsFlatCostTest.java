@@ -6,13 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ratchet.Run;
 import dev.ratchet.model.Budgets;
 import dev.ratchet.model.TaskSpec;
-import dev.ratchet.store.CheckpointStore;
-import dev.ratchet.store.CommitRequest;
-import dev.ratchet.store.CommitResult;
-import dev.ratchet.store.InboxItem;
+import dev.ratchet.store.ForwardingCheckpointStore;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
-import dev.ratchet.store.StoredRun;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -26,30 +22,19 @@ import org.junit.jupiter.api.Test;
 class AuthenticatedReadsFlatCostTest {
 
   /** Store calls and records returned by the reads of the growing sets. */
-  static final class Counting implements CheckpointStore {
-    final InMemoryStore inner;
+  static final class Counting extends ForwardingCheckpointStore {
     long finds;
     long pages;
     long recordsRead;
 
     Counting(InMemoryStore inner) {
-      this.inner = inner;
-    }
-
-    @Override
-    public CommitResult commit(CommitRequest request) {
-      return inner.commit(request);
-    }
-
-    @Override
-    public Optional<StoredRun> load(String taskId, String runId) {
-      return inner.load(taskId, runId);
+      super(inner);
     }
 
     @Override
     public Optional<StoredRecord> find(String taskId, String runId, RecordSet set, String key) {
       finds++;
-      Optional<StoredRecord> r = inner.find(taskId, runId, set, key);
+      Optional<StoredRecord> r = delegate.find(taskId, runId, set, key);
       recordsRead += r.isPresent() ? 1 : 0;
       return r;
     }
@@ -58,24 +43,9 @@ class AuthenticatedReadsFlatCostTest {
     public List<StoredRecord> records(
         String taskId, String runId, RecordSet set, long fromSequence, int limit) {
       pages++;
-      List<StoredRecord> r = inner.records(taskId, runId, set, fromSequence, limit);
+      List<StoredRecord> r = delegate.records(taskId, runId, set, fromSequence, limit);
       recordsRead += r.size();
       return r;
-    }
-
-    @Override
-    public List<RunRef> runs() {
-      return inner.runs();
-    }
-
-    @Override
-    public void deliver(String taskId, String runId, InboxItem item) {
-      inner.deliver(taskId, runId, item);
-    }
-
-    @Override
-    public List<InboxItem> inbox(String taskId, String runId) {
-      return inner.inbox(taskId, runId);
     }
 
     List<Long> snapshot() {

@@ -14,6 +14,7 @@ import dev.ratchet.json.JsonString;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.model.TraceEvent;
+import dev.ratchet.store.CheckpointEnvelope;
 import dev.ratchet.store.RecordMac;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
@@ -91,7 +92,8 @@ class CompletionEvidenceTest {
                         r.scope(),
                         r.generation(),
                         r.contentDigest(),
-                        CheckpointForgery.resign(r.checkpoint(), f.checkpointKey, edit),
+                        new CheckpointEnvelope(
+                            CheckpointForgery.resign(r.envelope().text(), f.checkpointKey, edit)),
                         r.heads())));
   }
 

@@ -30,6 +30,6 @@ class FlatCostTest {
   }
 
   private static int checkpointBytes(RuntimeFixture f, TaskSpec task) {
-    return f.store.load(task.taskId(), "run-1").orElseThrow().checkpoint().length();
+    return f.store.load(task.taskId(), "run-1").orElseThrow().envelope().text().length();
   }
 }

@@ -7,6 +7,7 @@ import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.seam.Seams;
+import dev.ratchet.store.CheckpointEnvelope;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
@@ -191,7 +192,9 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
       throw new RatchetException(
           ErrorCode.CHECKPOINT, "the mark points at content " + run.digest + " that is missing");
     }
-    return Optional.of(new StoredRun(run.scope, run.generation, run.digest, checkpoint, heads));
+    return Optional.of(
+        new StoredRun(
+            run.scope, run.generation, run.digest, new CheckpointEnvelope(checkpoint), heads));
   }
 
   @Override

@@ -17,6 +17,7 @@ import dev.ratchet.model.Budgets;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretKey;
+import dev.ratchet.store.CheckpointEnvelope;
 import dev.ratchet.store.StoredRun;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,7 +58,7 @@ class IntegrityTest {
                         r.scope(),
                         r.generation(),
                         r.contentDigest(),
-                        edit.apply(r.checkpoint()),
+                        new CheckpointEnvelope(edit.apply(r.envelope().text())),
                         r.heads())));
   }
 
@@ -138,7 +139,7 @@ class IntegrityTest {
   @Test
   @Rules("R3.2-stale")
   void anOlderSignedCheckpointIsRefusedAsStale() {
-    String older = memory.load(task.taskId(), "run-1").orElseThrow().checkpoint();
+    String older = memory.load(task.taskId(), "run-1").orElseThrow().envelope().text();
     Run run = f.ratchet("w1").resume(task, "run-1", ws);
     run.apply(run.action("a2", "read_file", Scenarios.read("app.py")));
     run.close();
@@ -146,7 +147,12 @@ class IntegrityTest {
         loaded ->
             loaded.map(
                 r ->
-                    new StoredRun(r.scope(), r.generation(), r.contentDigest(), older, r.heads())));
+                    new StoredRun(
+                        r.scope(),
+                        r.generation(),
+                        r.contentDigest(),
+                        new CheckpointEnvelope(older),
+                        r.heads())));
     assertRefused(() -> f.ratchet("w2").resume(task, "run-1", ws), ErrorCode.CHECKPOINT, "stale");
   }
 

@@ -14,6 +14,7 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.store.CheckpointEnvelope;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
 import dev.ratchet.store.Lease;
@@ -65,7 +66,7 @@ class InvalidStateTest {
                         r.scope(),
                         r.generation(),
                         r.contentDigest(),
-                        resign(r.checkpoint(), edit),
+                        new CheckpointEnvelope(resign(r.envelope().text(), edit)),
                         r.heads())));
   }
 
@@ -119,7 +120,7 @@ class InvalidStateTest {
   void seededRandomOutOfRangeSignedEditsAreRefusedAndNeverAdvanceTheMark() {
     long seed = 20261203L;
     Random random = new Random(seed);
-    String original = memory.load(task.taskId(), "run-1").orElseThrow().checkpoint();
+    String original = memory.load(task.taskId(), "run-1").orElseThrow().envelope().text();
     JsonObject payload = (JsonObject) ((JsonObject) Json.parse(original)).get("payload").get();
     List<String> keys = new ArrayList<>(payload.members().keySet());
     int refused = 0;
@@ -176,6 +177,6 @@ class InvalidStateTest {
     assertThat(skipped).isEqualTo(new CommitResult.LostRace(1));
     CommitResult second = s.commit(new CommitRequest(scope, 1, lease, "{\"g\":2}", List.of()));
     assertThat(second).isEqualTo(new CommitResult.Committed(2));
-    assertThat(s.load("t", "run-x").orElseThrow().checkpoint()).isEqualTo("{\"g\":2}");
+    assertThat(s.load("t", "run-x").orElseThrow().envelope().text()).isEqualTo("{\"g\":2}");
   }
 }

@@ -8,7 +8,6 @@ import dev.ratchet.Ratchet;
 import dev.ratchet.Run;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.sign.KeyRing;
@@ -37,8 +36,7 @@ class KeyRotationTest {
   }
 
   private String storedKeyId() {
-    String text = f.store.load(task.taskId(), "run-1").orElseThrow().checkpoint();
-    return ((JsonObject) Json.parse(text)).get("key_id").orElseThrow().toString();
+    return f.store.load(task.taskId(), "run-1").orElseThrow().envelope().keyId();
   }
 
   @Test
@@ -47,13 +45,13 @@ class KeyRotationTest {
     Run run = f.ratchet("w1").start(task, "run-1", ws);
     run.apply(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
     run.close();
-    assertThat(storedKeyId()).isEqualTo("\"ckpt-1\"");
+    assertThat(storedKeyId()).isEqualTo("ckpt-1");
 
     KeyRing rotated = f.keyRing.rotate(next);
     Run resumed = ratchetWith(rotated, "w2").resume(task, "run-1", ws);
     resumed.apply(resumed.action("a2", "append_file", write("log.txt", "x\n")));
     resumed.close();
-    assertThat(storedKeyId()).isEqualTo("\"ckpt-2\"");
+    assertThat(storedKeyId()).isEqualTo("ckpt-2");
 
     // Once every current checkpoint carries the new key, the old one can be revoked.
     Run again = ratchetWith(rotated.revoke("ckpt-1"), "w3").resume(task, "run-1", ws);
@@ -89,7 +87,7 @@ class KeyRotationTest {
     KeyRing rotated = f.keyRing.rotate(next);
 
     assertThat(ratchetWith(rotated, "rotator").resign(task, "run-1", ws)).isTrue();
-    assertThat(storedKeyId()).isEqualTo("\"ckpt-2\"");
+    assertThat(storedKeyId()).isEqualTo("ckpt-2");
     assertThat(f.store.load(task.taskId(), "run-1").orElseThrow().generation())
         .isEqualTo(generation + 1);
     assertThat(ws.ledger()).isEmpty();
@@ -164,6 +162,63 @@ class KeyRotationTest {
     assertThat(ws.ledger()).as("replays make no effect").hasSize(ledger);
   }
 
+  /**
+   * ADR 0032 on the front door: {@code run.trace()} reads events sealed under a key since removed
+   * or revoked as {@code verify} does, through the chain to the signed head; an edited one is still
+   * refused.
+   */
+  @Test
+  @Rules("R1.17-key-rotation")
+  void runTraceAuthenticatesEventsUnderARemovedKeyThroughTheSignedHead() {
+    java.util.List<dev.ratchet.model.TraceEvent> before;
+    try (Run run = f.ratchet("w1").start(task, "run-1", ws)) {
+      run.apply(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+      before = run.trace();
+    }
+    KeyRing rotated = f.keyRing.rotate(next);
+    assertThat(ratchetWith(rotated, "rotator").resign(task, "run-1", ws)).isTrue();
+    int worker = 0;
+    for (KeyRing without : java.util.List.of(KeyRing.of(next), rotated.revoke("ckpt-1"))) {
+      try (Run again = ratchetWith(without, "w" + (++worker + 1)).resume(task, "run-1", ws)) {
+        java.util.List<dev.ratchet.model.TraceEvent> trace = again.trace();
+        assertThat(trace).hasSizeGreaterThan(before.size());
+        assertThat(trace.subList(0, before.size())).isEqualTo(before);
+      }
+    }
+    TamperingStore tampered = new TamperingStore(f.store);
+    tampered.onRecords(
+        list ->
+            list.stream()
+                .map(
+                    r ->
+                        r.set() == dev.ratchet.store.RecordSet.TRACE && r.body().contains("\"a1\"")
+                            ? new dev.ratchet.store.StoredRecord(
+                                r.set(),
+                                r.sequence(),
+                                r.key(),
+                                r.body().replace("\"a1\"", "\"a9\""),
+                                r.chain())
+                            : r)
+                .toList());
+    Ratchet reader =
+        Ratchet.builder()
+            .store(tampered)
+            .leases(f.leases)
+            .checkpointKeys(KeyRing.of(next))
+            .approvers(f.approvers)
+            .reviewers(f.reviewers)
+            .clock(f.clock)
+            .entropy(new SeededEntropy(55))
+            .workerId("w9")
+            .leaseTtl(RuntimeFixture.LEASE_TTL)
+            .build();
+    try (Run again = reader.resume(task, "run-1", ws)) {
+      assertThatThrownBy(again::trace)
+          .isInstanceOfSatisfying(
+              RatchetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CHECKPOINT));
+    }
+  }
+
   /** Issue 13: verify and resign take the action specs they need instead of an adapter. */
   @Test
   void verifyAndResignNeedOnlyTheActionSpecs() {
@@ -173,7 +228,7 @@ class KeyRotationTest {
     KeyRing rotated = f.keyRing.rotate(next);
     Ratchet r = ratchetWith(rotated, "rotator");
     assertThat(r.resign(task, "run-1", ws.actionSpecs())).isTrue();
-    assertThat(storedKeyId()).isEqualTo("\"ckpt-2\"");
+    assertThat(storedKeyId()).isEqualTo("ckpt-2");
     assertThat(r.verify(task, "run-1", ws.actionSpecs())).isEqualTo(r.verify(task, "run-1", ws));
     // The specs must still declare every kind the task uses.
     assertThatThrownBy(() -> r.verify(task, "run-1", java.util.List.of()))

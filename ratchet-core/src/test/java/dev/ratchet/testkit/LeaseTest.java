@@ -14,11 +14,9 @@ import dev.ratchet.model.TaskSpec;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.store.CommitRefused;
 import dev.ratchet.store.CommitResult;
-import dev.ratchet.store.Fence;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseStore;
 import dev.ratchet.store.RecordSet;
-import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -149,42 +147,5 @@ class LeaseTest {
             .count();
     assertThat(reconciled).isEqualTo(1);
     assertThat(ws.ledger()).hasSize(1);
-  }
-
-  /** Delegates everything but {@code check}, which always passes. */
-  private static final class LyingLeases implements LeaseStore {
-    private final LeaseStore real;
-
-    LyingLeases(LeaseStore real) {
-      this.real = real;
-    }
-
-    @Override
-    public Optional<Lease> acquire(String runId, String owner, Duration ttl) {
-      return real.acquire(runId, owner, ttl);
-    }
-
-    @Override
-    public Optional<Lease> takeOver(String runId, String owner, Duration ttl) {
-      return real.takeOver(runId, owner, ttl);
-    }
-
-    @Override
-    public Lease renew(Lease lease, Duration ttl) {
-      return lease;
-    }
-
-    @Override
-    public void release(Lease lease) {
-      real.release(lease);
-    }
-
-    @Override
-    public Optional<Lease> current(String runId) {
-      return real.current(runId);
-    }
-
-    @Override
-    public void check(Fence fence) {}
   }
 }

@@ -55,7 +55,7 @@ class LeaseTokenLeakTest {
     assertThat(tokens.issued).hasSizeGreaterThanOrEqualTo(2);
 
     StringBuilder stored =
-        new StringBuilder(store.load(task.taskId(), "run-1").orElseThrow().checkpoint());
+        new StringBuilder(store.load(task.taskId(), "run-1").orElseThrow().envelope().text());
     for (RecordSet set : RecordSet.values()) {
       for (StoredRecord r : store.records(task.taskId(), "run-1", set, 1, 10_000)) {
         stored.append(r.body()).append(r.key()).append(r.chain());

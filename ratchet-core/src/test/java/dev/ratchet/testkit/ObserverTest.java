@@ -13,14 +13,11 @@ import dev.ratchet.model.TaskSpec;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.outcome.Recovery;
 import dev.ratchet.store.Fence;
-import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseStore;
 import dev.ratchet.telemetry.RatchetObserver;
 import dev.ratchet.telemetry.Step;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The telemetry SPI: the runtime reports each kind of event at the point it happens. */
@@ -53,6 +50,7 @@ class ObserverTest {
   void aWriteReportsItsProposalCommitsAndAdapterCallsAsSteps() {
     Run run = observed("w1").start(task, "run-1", ws);
     run.apply(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+    run.flush(); // the receipt rides on the run's next commit (D22); flushing makes it generation 3
     assertThat(seen.steps)
         .anyMatch(s -> s.kind() == Step.Kind.PROPOSE && "a1".equals(s.actionId()));
     assertThat(seen.steps)
@@ -110,7 +108,7 @@ class ObserverTest {
   @Test
   void aCommitUnderAStaleFenceIsReportedAsFenced() {
     // Leases that never refuse a renewal: the store's own fence check is what refuses the commit.
-    LeaseStore blind = new BlindLeases(f.leases);
+    LeaseStore blind = new LyingLeases(f.leases);
     Run a = observed("w1", blind).start(task, "run-1", ws);
     f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
     observed("w2", f.leases).resume(task, "run-1", ws);
@@ -126,37 +124,6 @@ class ObserverTest {
     run.apply(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
     assertThat(seen.steps).isEmpty();
     assertThat(seen.events).isEmpty();
-  }
-
-  /** Renews without asking and checks nothing, so a stale worker reaches the store's commit. */
-  private record BlindLeases(LeaseStore real) implements LeaseStore {
-    @Override
-    public Optional<Lease> acquire(String runId, String owner, Duration ttl) {
-      return real.acquire(runId, owner, ttl);
-    }
-
-    @Override
-    public Optional<Lease> takeOver(String runId, String owner, Duration ttl) {
-      return real.takeOver(runId, owner, ttl);
-    }
-
-    @Override
-    public Lease renew(Lease lease, Duration ttl) {
-      return lease;
-    }
-
-    @Override
-    public void release(Lease lease) {
-      real.release(lease);
-    }
-
-    @Override
-    public Optional<Lease> current(String runId) {
-      return real.current(runId);
-    }
-
-    @Override
-    public void check(Fence fence) {}
   }
 
   /** Records every call as text (events) or as the step itself. */

@@ -1,9 +1,7 @@
 package dev.ratchet.testkit;
 
 import dev.ratchet.store.CheckpointStore;
-import dev.ratchet.store.CommitRequest;
-import dev.ratchet.store.CommitResult;
-import dev.ratchet.store.InboxItem;
+import dev.ratchet.store.ForwardingCheckpointStore;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
 import dev.ratchet.store.StoredRun;
@@ -16,15 +14,13 @@ import java.util.function.UnaryOperator;
  * through a test-chosen edit (a flipped byte, an older checkpoint, a forged head). Writes go to the
  * real store unchanged.
  */
-public final class TamperingStore implements CheckpointStore {
-  private final CheckpointStore delegate;
+public final class TamperingStore extends ForwardingCheckpointStore {
   private volatile UnaryOperator<Optional<StoredRun>> onLoad = UnaryOperator.identity();
+  private volatile UnaryOperator<List<StoredRecord>> onRecords = UnaryOperator.identity();
 
   public TamperingStore(CheckpointStore delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
-
-  private volatile UnaryOperator<List<StoredRecord>> onRecords = UnaryOperator.identity();
 
   public void onLoad(UnaryOperator<Optional<StoredRun>> edit) {
     this.onLoad = edit;
@@ -36,18 +32,8 @@ public final class TamperingStore implements CheckpointStore {
   }
 
   @Override
-  public CommitResult commit(CommitRequest request) {
-    return delegate.commit(request);
-  }
-
-  @Override
   public Optional<StoredRun> load(String taskId, String runId) {
     return onLoad.apply(delegate.load(taskId, runId));
-  }
-
-  @Override
-  public Optional<StoredRecord> find(String taskId, String runId, RecordSet set, String key) {
-    return delegate.find(taskId, runId, set, key);
   }
 
   @Override
@@ -56,18 +42,7 @@ public final class TamperingStore implements CheckpointStore {
     return onRecords.apply(delegate.records(taskId, runId, set, fromSequence, limit));
   }
 
+  /** The tampered view does not own the store it wraps. */
   @Override
-  public List<RunRef> runs() {
-    return delegate.runs();
-  }
-
-  @Override
-  public void deliver(String taskId, String runId, InboxItem item) {
-    delegate.deliver(taskId, runId, item);
-  }
-
-  @Override
-  public List<InboxItem> inbox(String taskId, String runId) {
-    return delegate.inbox(taskId, runId);
-  }
+  public void close() {}
 }

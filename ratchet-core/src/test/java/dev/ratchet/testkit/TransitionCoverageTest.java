@@ -132,6 +132,22 @@ class TransitionCoverageTest {
         ROOMY,
         new String[0],
         c -> {
+          // An unreceipted write (D23) started, the worker died: uncertain_effect.
+          c.run().close();
+          UnreceiptedAppend a = new UnreceiptedAppend(c.ws());
+          Run r = c.f().ratchet("w2").resume(c.task(), "run-1", a);
+          r.propose(r.action("a1", "append_file", write("log.txt", "deployed\n")));
+          CrashPlan plan = new CrashPlan();
+          c.ws().crashSeam(plan);
+          plan.arm(dev.ratchet.seam.CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT);
+          org.assertj.core.api.Assertions.catchThrowable(() -> r.execute("a1"));
+          c.f().clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
+          c.f().ratchet("w3").resume(c.task(), "run-1", a);
+        });
+    scenario(
+        ROOMY,
+        new String[0],
+        c -> {
           c.run().apply(c.run().action("a1", "read_file", read("app.py")));
           c.ws().externalWrite("log.txt", "drift\n");
           c.run().close();

@@ -12,6 +12,7 @@ import dev.ratchet.json.JsonString;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.sign.Hmac;
 import dev.ratchet.sign.SecretKey;
+import dev.ratchet.store.CheckpointEnvelope;
 import dev.ratchet.store.StoredRun;
 import java.time.Instant;
 import java.util.HexFormat;
@@ -31,7 +32,8 @@ class VersionOneCheckpointTest {
   private final InMemoryWorkspace ws = f.workspace();
 
   private JsonObject stored() {
-    return (JsonObject) Json.parse(memory.load(task.taskId(), "run-1").orElseThrow().checkpoint());
+    return (JsonObject)
+        Json.parse(memory.load(task.taskId(), "run-1").orElseThrow().envelope().text());
   }
 
   private static String salt(JsonObject env) {
@@ -75,7 +77,7 @@ class VersionOneCheckpointTest {
         loaded ->
             loaded.map(
                 r -> {
-                  JsonObject env = (JsonObject) Json.parse(r.checkpoint());
+                  JsonObject env = (JsonObject) Json.parse(r.envelope().text());
                   JsonObject payload =
                       ((JsonObject) env.get("payload").orElseThrow()).without("key_salt");
                   JsonObject v1 =
@@ -85,7 +87,8 @@ class VersionOneCheckpointTest {
                       r.scope(),
                       r.generation(),
                       r.contentDigest(),
-                      Canonical.string(CheckpointForgery.sign(v1, f.checkpointKey)),
+                      new CheckpointEnvelope(
+                          Canonical.string(CheckpointForgery.sign(v1, f.checkpointKey))),
                       r.heads());
                 }));
     int ledger = ws.ledger().size();

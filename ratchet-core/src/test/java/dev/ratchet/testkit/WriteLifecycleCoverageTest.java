@@ -62,7 +62,7 @@ class WriteLifecycleCoverageTest {
         if (s.outcome() == o.get() && pending == (s.from() != Stage.NO_WRITE)) {
           seen.add(s);
           pending = s.to() != Stage.NO_WRITE && s.to() != Stage.RECEIPT_COMMITTED;
-          pending &= s.to() != Stage.FROZEN;
+          pending &= s.to() != Stage.FROZEN && s.to() != Stage.RECEIPT_CARRIED;
           break;
         }
       }
@@ -86,6 +86,7 @@ class WriteLifecycleCoverageTest {
           Run recovered = f.ratchet("w2").resume(task, "run-1", ws);
           f.approvePending(recovered, task, Duration.ofHours(1));
           recovered.reconcile();
+          recovered.close(); // the receipt rides on the next commit (D22): closing flushes it
         });
     // The receipt was in memory when the worker died: recovery reconciles it.
     scenario(
@@ -100,6 +101,19 @@ class WriteLifecycleCoverageTest {
           f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
           f.ratchet("w2").resume(task, "run-1", ws);
         });
+    // An unreceipted write started, then the worker died: never re-run, frozen (D23).
+    scenario(
+        new String[0],
+        (f, task) -> {
+          UnreceiptedAppend a = new UnreceiptedAppend(f.workspace());
+          CrashPlan plan = new CrashPlan();
+          Run run = f.ratchet("w1", plan).start(task, "run-1", a);
+          run.propose(run.action("a1", "append_file", write("log.txt", "deployed\n")));
+          plan.arm(CrashPoint.AFTER_EFFECT_STARTED_COMMIT);
+          org.assertj.core.api.Assertions.catchThrowable(() -> run.execute("a1"));
+          f.clock.advance(RuntimeFixture.LEASE_TTL.plusSeconds(1));
+          f.ratchet("w2").resume(task, "run-1", a);
+        });
     // The pre-state no longer holds and there is no receipt: the intent is discarded.
     scenario(
         new String[0],
@@ -109,6 +123,22 @@ class WriteLifecycleCoverageTest {
           run.propose(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
           ws.externalWrite("log.txt", "moved\n");
           run.execute("a1");
+        });
+    // An approver rejects the unapproved write; a second one is withdrawn (ADR 0072).
+    scenario(
+        new String[] {"write_file"},
+        (f, task) -> {
+          InMemoryWorkspace ws = f.workspace();
+          Run run = f.ratchet("w1").start(task, "run-1", ws);
+          run.propose(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+          f.ratchet("approver")
+              .deliver(
+                  dev.ratchet.model.ApprovalRejection.ofPending(
+                      "alice", run.state(), task, "no", "reject-1"),
+                  f.approverKey);
+          org.assertj.core.api.Assertions.catchThrowable(() -> run.execute("a1"));
+          run.propose(run.action("a2", "write_file", write("app.py", RuntimeFixture.FIXED)));
+          run.withdraw("a2", "approval_expired");
         });
     // The same change found at recovery is drift.
     scenario(
@@ -160,6 +190,7 @@ class WriteLifecycleCoverageTest {
           InMemoryWorkspace ws = f.workspace();
           Run run = f.ratchet("w1").start(task, "run-1", new Twice(ws));
           run.apply(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+          run.close();
         });
 
     List<Step> recorded = WriteLifecycle.TABLE.stream().filter(s -> s.outcome() != null).toList();

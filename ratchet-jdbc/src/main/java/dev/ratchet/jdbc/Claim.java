@@ -10,12 +10,20 @@ import java.util.Objects;
  */
 public record Claim(
     String taskId, String runId, String driver, String taskRef, long nudges, Lease lease) {
+  /** The task reference of a submitted run (ADR 0061): its signed task is in the store. */
+  public static final String SUBMITTED = "submitted";
+
   public Claim {
     Objects.requireNonNull(taskId, "taskId");
     Objects.requireNonNull(runId, "runId");
     Objects.requireNonNull(driver, "driver");
     Objects.requireNonNull(taskRef, "taskRef");
     Objects.requireNonNull(lease, "lease");
+  }
+
+  /** True when the run was submitted: its task is the store's signed submission. */
+  public boolean submitted() {
+    return SUBMITTED.equals(taskRef);
   }
 
   @Override

@@ -1,10 +1,12 @@
 package dev.ratchet.jdbc;
 
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.jdbc.internal.Committer;
 import dev.ratchet.jdbc.internal.GroupCommitter;
 import dev.ratchet.jdbc.internal.Loader;
 import dev.ratchet.jdbc.internal.Schedule;
 import dev.ratchet.jdbc.internal.Side;
+import dev.ratchet.jdbc.internal.Submissions;
 import dev.ratchet.jdbc.internal.Tables;
 import dev.ratchet.json.Text;
 import dev.ratchet.seam.Entropy;
@@ -191,6 +193,40 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
           Schedule.schedule(marks, c, taskId, runId, driver, taskRef);
           return null;
         });
+  }
+
+  /**
+   * Stores an operator's signed task envelope for a new run and schedules the run under {@code
+   * driver} in one transaction (schema version 6, ADR 0061); {@code CONTRACT} when the run id is
+   * taken. The signature is checked by the worker, not here.
+   */
+  public void submit(String taskId, String runId, String driver, String envelope) {
+    Text.require("task_id", taskId);
+    Text.require("run_id", runId);
+    Text.require("driver", driver);
+    Objects.requireNonNull(envelope, "envelope");
+    if (envelope.length() > 1 << 20) {
+      throw RatchetException.contract("envelope: must be at most 1 MiB");
+    }
+    marks.write(
+        "submitting a run",
+        c -> {
+          Submissions.submit(marks, c, taskId, runId, driver, envelope);
+          return null;
+        });
+  }
+
+  /** The signed task envelope a run was submitted with, if it was submitted. */
+  public Optional<String> submission(String taskId, String runId) {
+    return marks.read("reading a submitted task", c -> Submissions.envelope(c, taskId, runId));
+  }
+
+  /**
+   * A new listener for runnable runs (PostgreSQL: a dedicated connection that {@code LISTEN}s to
+   * {@code ratchet_runnable}); empty on SQLite, where the one worker process polls.
+   */
+  public Optional<Notifications> notifications() {
+    return dev.ratchet.jdbc.internal.PgListener.forStore(marks);
   }
 
   /**

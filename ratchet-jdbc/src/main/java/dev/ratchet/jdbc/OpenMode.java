@@ -8,5 +8,11 @@ public enum OpenMode {
    */
   MUST_EXIST,
   /** Create the database file and apply the schema when they are missing. */
-  CREATE
+  CREATE,
+  /**
+   * As {@link #MUST_EXIST}, for readers that must not write (the console, D26): SQLite connections
+   * are opened read-only, and a store whose schema is older than this build is refused rather than
+   * migrated. Every write through such a store fails in the database.
+   */
+  READ_ONLY
 }

@@ -157,14 +157,14 @@ public final class KillChild {
   }
 
   static long claimedGeneration(StoredRun run) {
-    return Fields.asObject(Json.parse(run.checkpoint()), "checkpoint")
+    return Fields.asObject(Json.parse(run.envelope().text()), "checkpoint")
         .get("generation")
         .map(v -> ((JsonInt) v).value())
         .orElseThrow();
   }
 
   static SetHead claimedTrace(StoredRun run) {
-    JsonObject o = Fields.asObject(Json.parse(run.checkpoint()), "checkpoint");
+    JsonObject o = Fields.asObject(Json.parse(run.envelope().text()), "checkpoint");
     long count = ((JsonInt) o.get("trace_count").orElseThrow()).value();
     String head = ((JsonString) o.get("trace_head").orElseThrow()).value();
     return new SetHead(count, head);

@@ -1,17 +1,14 @@
 package dev.ratchet.jdbc;
 
-import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
 import dev.ratchet.store.Fence;
+import dev.ratchet.store.ForwardingCheckpointStore;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseStore;
-import dev.ratchet.store.RecordSet;
-import dev.ratchet.store.StoredRecord;
 import dev.ratchet.store.StoredRun;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -19,7 +16,7 @@ import java.util.Optional;
  * PgSchema#pinClock}) to a test's manual clock: before every call the manual clock's time is
  * written where {@code ratchet_now_ms()} reads it. The store itself is the production code path.
  */
-final class PinnedStore implements CheckpointStore, LeaseStore {
+final class PinnedStore extends ForwardingCheckpointStore implements LeaseStore {
   final JdbcStore store;
   private final Runnable sync;
   private final boolean closesStore;
@@ -27,6 +24,7 @@ final class PinnedStore implements CheckpointStore, LeaseStore {
 
   /** {@code operator}: the store, connected as the operator role, that delivers inbox items. */
   PinnedStore(JdbcStore store, Runnable sync, boolean closesStore, JdbcStore operator) {
+    super(store);
     this.store = store;
     this.sync = sync;
     this.closesStore = closesStore;
@@ -46,29 +44,8 @@ final class PinnedStore implements CheckpointStore, LeaseStore {
   }
 
   @Override
-  public Optional<StoredRecord> find(String taskId, String runId, RecordSet set, String key) {
-    return store.find(taskId, runId, set, key);
-  }
-
-  @Override
-  public List<StoredRecord> records(
-      String taskId, String runId, RecordSet set, long fromSequence, int limit) {
-    return store.records(taskId, runId, set, fromSequence, limit);
-  }
-
-  @Override
-  public List<RunRef> runs() {
-    return store.runs();
-  }
-
-  @Override
   public void deliver(String taskId, String runId, InboxItem item) {
     operator.deliver(taskId, runId, item);
-  }
-
-  @Override
-  public List<InboxItem> inbox(String taskId, String runId) {
-    return store.inbox(taskId, runId);
   }
 
   @Override

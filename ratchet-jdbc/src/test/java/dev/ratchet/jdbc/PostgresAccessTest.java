@@ -131,6 +131,7 @@ class PostgresAccessTest {
             "ratchet_records",
             "ratchet_leases",
             "ratchet_schedule",
+            "ratchet_submissions",
             "ratchet_inbox")) {
       expected.add(t + ":SELECT");
     }

@@ -377,7 +377,7 @@ class PostgresRolesTest {
             "ratchet_release",
             "ratchet_renew");
     assertThat(functions(Postgres.OPERATOR))
-        .containsExactly("ratchet_deliver", "ratchet_now_ms", "ratchet_schedule");
+        .containsExactly("ratchet_deliver", "ratchet_now_ms", "ratchet_schedule", "ratchet_submit");
     assertThat(functions(Postgres.INSPECTOR)).containsExactly("ratchet_now_ms");
   }
 

@@ -21,6 +21,7 @@ import dev.ratchet.store.Fence;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.testkit.CrashPlan;
 import dev.ratchet.testkit.InMemoryWorkspace;
+import dev.ratchet.testkit.LyingLeases;
 import dev.ratchet.testkit.ManualClock;
 import dev.ratchet.testkit.RuntimeFixture;
 import java.time.Instant;

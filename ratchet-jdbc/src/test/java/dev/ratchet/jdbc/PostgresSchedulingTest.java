@@ -141,6 +141,48 @@ class PostgresSchedulingTest {
   }
 
   @Test
+  void sinceVersion7AnOperatorSubmitsASignedTaskWhichIsScheduledAndWakesAListener()
+      throws Exception {
+    try (JdbcStore asWorker = JdbcStore.open(schema.worker(), PgSchema.options());
+        JdbcStore asOperator = JdbcStore.open(schema.operator(), PgSchema.options());
+        Notifications listening = asWorker.notifications().orElseThrow()) {
+      String envelope = "{\"payload\":{\"kind\":\"submitted_task\"}}";
+      asOperator.submit("task-1", "run-s", "plan", envelope);
+      assertThat(listening.await(10_000)).as("ratchet_runnable notified").isTrue();
+      assertThat(asWorker.submission("task-1", "run-s")).contains(envelope);
+      assertThat(state("run-s")).isEqualTo("runnable");
+      dev.ratchet.jdbc.Claim c =
+          asWorker.claim("w1", java.time.Duration.ofMinutes(1)).orElseThrow();
+      assertThat(c.submitted()).isTrue();
+
+      dev.ratchet.error.RatchetException again =
+          catchThrowableOfType(
+              dev.ratchet.error.RatchetException.class,
+              () -> asOperator.submit("task-1", "run-s", "plan", envelope));
+      assertThat(again.code()).isEqualTo(dev.ratchet.error.ErrorCode.CONTRACT);
+      assertThat(again).hasMessageContaining("run 'run-s' already exists or was submitted");
+      assertThat(
+              catchThrowableOfType(
+                  dev.ratchet.error.RatchetException.class,
+                  () -> asOperator.submit("task-1", "run-t", "plan", "not json")))
+          .isNotNull();
+      assertThat(asWorker.submission("task-1", "run-t")).isEmpty();
+    }
+    // The worker role may not submit: ratchet_submit is the operator's.
+    SQLException denied =
+        catchThrowableOfType(
+            SQLException.class,
+            () -> {
+              try (PreparedStatement ps =
+                  worker.prepareStatement(
+                      "SELECT ratchet_submit('task-1', 'run-w', 'plan', '{}')")) {
+                ps.execute();
+              }
+            });
+    assertThat(denied.getSQLState()).isEqualTo("42501");
+  }
+
+  @Test
   void aSubmittedRunIsClaimedOnceAndItsLeaseIsTheClaimersToken() throws SQLException {
     submit("run-a");
     LeaseToken token = token();

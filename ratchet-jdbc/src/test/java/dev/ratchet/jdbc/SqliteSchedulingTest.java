@@ -51,4 +51,29 @@ class SqliteSchedulingTest {
       }
     }
   }
+
+  @Test
+  void sinceVersion7ASubmissionIsStoredWithItsRunnableRowAndARunIdIsSubmittedOnce() {
+    Path file = dir.resolve("submit.db");
+    InstantSource clock = InstantSource.fixed(Instant.parse("2026-07-18T09:00:00Z"));
+    try (JdbcStore store = JdbcStore.open(Database.sqlite(file), TestStores.options(clock))) {
+      store.submit(TestRun.TASK, "run-s", "plan", "{\"payload\":{}}");
+      assertThat(store.submission(TestRun.TASK, "run-s")).contains("{\"payload\":{}}");
+      Claim c = store.claim("w1", java.time.Duration.ofMinutes(1)).orElseThrow();
+      assertThat(c.runId()).isEqualTo("run-s");
+      assertThat(c.submitted()).isTrue();
+      dev.ratchet.error.RatchetException again =
+          org.assertj.core.api.Assertions.catchThrowableOfType(
+              dev.ratchet.error.RatchetException.class,
+              () -> store.submit(TestRun.TASK, "run-s", "plan", "{}"));
+      assertThat(again).hasMessageContaining("run 'run-s' already exists or was submitted");
+      new TestRun(store, store, "run-a").commits(1, 1);
+      assertThat(
+              org.assertj.core.api.Assertions.catchThrowableOfType(
+                  dev.ratchet.error.RatchetException.class,
+                  () -> store.submit(TestRun.TASK, "run-a", "plan", "{}")))
+          .as("a run id the store already holds")
+          .isNotNull();
+    }
+  }
 }

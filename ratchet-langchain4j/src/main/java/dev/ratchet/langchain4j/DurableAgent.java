@@ -10,6 +10,7 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.output.TokenUsage;
 import dev.ratchet.Run;
+import dev.ratchet.error.ApprovalMissing;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Json;
@@ -23,6 +24,7 @@ import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.model.TraceEvent;
+import dev.ratchet.outcome.IntentRejected;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.worker.DriveResult;
 import java.util.ArrayList;
@@ -49,7 +51,10 @@ import java.util.function.BooleanSupplier;
  *       model's arguments, so a re-planning model cannot fire an effect again under a key of its
  *       own.
  *   <li>A write that needs an approval leaves the run waiting ({@link DriveResult#waiting}); the
- *       next drive after the approval arrives executes it and continues with its result.
+ *       next drive after the approval arrives executes it and continues with its result. A rejected
+ *       write (an approver's signed rejection) or one whose approval expired is dropped without
+ *       running and the model gets that as the tool's result (ADR 0072); a changed call is a new
+ *       intent that needs its own approval.
  * </ul>
  */
 public final class DurableAgent {
@@ -163,12 +168,16 @@ public final class DurableAgent {
     if (pending != null && pending.action().actionId().equals(actionId)) {
       return execute(run, actionId);
     }
-    Optional<TraceEvent> decided = lastEvent(run, actionId);
+    boolean readOnly = readOnly(run, call.name());
+    Optional<TraceEvent> decided =
+        readOnly ? lastRead(run, actionId + READ_ATTEMPT) : lastEvent(run, actionId);
+    if (readOnly) {
+      // A read commits its proposal but nothing else until it has run: a crash inside it leaves
+      // no outcome and its id used, so it simply runs again under a fresh attempt id (D23).
+      actionId = actionId + READ_ATTEMPT + run.generation();
+    }
     if (decided.isPresent()) {
-      TraceEvent e = decided.get();
-      return ToolOutcome.text(
-          actionId,
-          JsonObject.builder().put("outcome", e.outcome()).put("detail", e.detail()).build());
+      return outcomeOf(actionId, decided.get());
     }
     JsonValue parsed;
     try {
@@ -197,6 +206,15 @@ public final class DurableAgent {
   private static ToolOutcome execute(Run run, String actionId) {
     try {
       return ToolOutcome.of(run.execute(actionId));
+    } catch (IntentRejected e) {
+      return decided(run, actionId); // an approver rejected it: the model re-plans (ADR 0072)
+    } catch (ApprovalMissing e) {
+      if (!e.expired()) {
+        return ToolOutcome.waitingFor(actionId);
+      }
+      // Its approval expired before it ran: withdrawn, and the model is told so (ADR 0072).
+      run.withdraw(actionId, "approval_expired");
+      return decided(run, actionId);
     } catch (RatchetException e) {
       if (e.code() == ErrorCode.APPROVAL) {
         return ToolOutcome.waitingFor(actionId);
@@ -221,12 +239,43 @@ public final class DurableAgent {
     }
   }
 
+  /** A decided call's outcome as the trace holds it: the tool's result after a crash, too. */
+  private static ToolOutcome decided(Run run, String actionId) {
+    return outcomeOf(actionId, lastEvent(run, actionId).orElseThrow());
+  }
+
+  private static ToolOutcome outcomeOf(String actionId, TraceEvent e) {
+    return ToolOutcome.text(
+        actionId,
+        JsonObject.builder().put("outcome", e.outcome()).put("detail", e.detail()).build());
+  }
+
   private static boolean fatal(RatchetException e) {
     return e.code() == ErrorCode.TERMINAL
         || e.code() == ErrorCode.CHECKPOINT
         || e.code() == ErrorCode.FENCED
         || e.code() == ErrorCode.STORE_UNAVAILABLE
         || e.code() == ErrorCode.INTERNAL;
+  }
+
+  /** Separates a read-only call's id from the attempt that ran it. */
+  private static final String READ_ATTEMPT = ".g";
+
+  private static boolean readOnly(Run run, String kind) {
+    return run.actionSpecs().stream()
+        .anyMatch(
+            s -> s.kind().equals(kind) && s.actionClass() == dev.ratchet.adapter.ActionClass.READ);
+  }
+
+  /** The last event of any attempt of a read-only call. */
+  private static Optional<TraceEvent> lastRead(Run run, String prefix) {
+    TraceEvent last = null;
+    for (TraceEvent e : run.trace()) {
+      if (e.actionId() != null && e.actionId().startsWith(prefix)) {
+        last = e;
+      }
+    }
+    return Optional.ofNullable(last);
   }
 
   private static Optional<TraceEvent> lastEvent(Run run, String actionId) {

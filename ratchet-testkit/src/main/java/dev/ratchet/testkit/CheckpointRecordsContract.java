@@ -141,7 +141,7 @@ public abstract class CheckpointRecordsContract {
         .isEqualTo(ErrorCode.CONTRACT);
     StoredRun run = loaded("run-a");
     assertThat(run.generation()).isEqualTo(1);
-    assertThat(run.checkpoint()).isEqualTo(checkpoint("run-a", 1));
+    assertThat(run.envelope().text()).isEqualTo(checkpoint("run-a", 1));
     assertThat(run.head(RecordSet.TRACE).count()).isEqualTo(2);
   }
 

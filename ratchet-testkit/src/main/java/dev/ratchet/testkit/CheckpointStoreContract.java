@@ -44,7 +44,7 @@ public abstract class CheckpointStoreContract extends CheckpointRecordsContract 
         .isEqualTo(new CommitResult.Committed(1));
     StoredRun run = loaded("run-a");
     assertThat(run.generation()).isEqualTo(1);
-    assertThat(run.checkpoint()).isEqualTo(checkpoint("run-a", 1));
+    assertThat(run.envelope().text()).isEqualTo(checkpoint("run-a", 1));
     assertThat(run.scope()).isEqualTo(scope("run-a"));
     for (RecordSet s : RecordSet.values()) {
       assertThat(run.head(s)).isEqualTo(SetHead.EMPTY);
@@ -73,7 +73,7 @@ public abstract class CheckpointStoreContract extends CheckpointRecordsContract 
       assertThat(commit("run-a", g, f, checkpoint("run-a", g + 1)))
           .isEqualTo(new CommitResult.Committed(g + 1));
       assertThat(loaded("run-a").generation()).isEqualTo(g + 1);
-      assertThat(loaded("run-a").checkpoint()).isEqualTo(checkpoint("run-a", g + 1));
+      assertThat(loaded("run-a").envelope().text()).isEqualTo(checkpoint("run-a", g + 1));
     }
   }
 
@@ -89,7 +89,7 @@ public abstract class CheckpointStoreContract extends CheckpointRecordsContract 
     assertThat(r.kind()).isEqualTo(CommitResult.Kind.LOST_RACE);
     StoredRun run = loaded("run-a");
     assertThat(run.generation()).isEqualTo(2);
-    assertThat(run.checkpoint()).isEqualTo(checkpoint("run-a", 2));
+    assertThat(run.envelope().text()).isEqualTo(checkpoint("run-a", 2));
     assertThat(run.head(RecordSet.TRACE)).isEqualTo(SetHead.EMPTY);
     assertThat(store.find(TASK, "run-a", RecordSet.TRACE, "1")).isEmpty();
   }
@@ -100,7 +100,7 @@ public abstract class CheckpointStoreContract extends CheckpointRecordsContract 
     commit("run-a", 0, f, checkpoint("run-a", 1));
     commit("run-a", 1, f, checkpoint("run-a", 2));
     assertThat(commit("run-a", 0, f, "again")).isEqualTo(new CommitResult.LostRace(2));
-    assertThat(loaded("run-a").checkpoint()).isEqualTo(checkpoint("run-a", 2));
+    assertThat(loaded("run-a").envelope().text()).isEqualTo(checkpoint("run-a", 2));
   }
 
   @Test

@@ -19,12 +19,13 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The crash matrix (SPEC §11, D10, D18): every {@link CrashPoint} × every write of a three-write
- * scenario × {no approval, approval required, approval expired by recovery}. Each cell crashes for
- * real at its point (the runtime object is abandoned, its lease is never released), recovers in a
- * fresh runtime object from the store alone, and drives the run to completion. Every write's effect
- * count in the workspace's own ledger must be exactly 1, the appended file must show each append
- * once, and the run must complete verified. Subclasses supply the store.
+ * The crash matrix (SPEC §11, D10, D18, D22): every {@link CrashPoint} × every write of a
+ * three-write scenario × {no approval, approval required, approval expired by recovery}; the
+ * windows of a commit carrying a write's receipt × {the run's next commit, a flush}. Each cell
+ * crashes for real at its point (the runtime object is abandoned, its lease is never released),
+ * recovers in a fresh runtime object from the store alone, and drives the run to completion. Every
+ * write's effect count in the workspace's own ledger must be exactly 1, the appended file must show
+ * each append once, and the run must complete verified. Subclasses supply the store.
  */
 public abstract class CrashMatrixContract {
   static final List<JsonObject> WRITES =
@@ -42,10 +43,31 @@ public abstract class CrashMatrixContract {
     return EnumSet.complementOf(EnumSet.of(CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK));
   }
 
+  /**
+   * The windows of an unreceipted write (D23): a crash there must freeze the run, not complete it,
+   * so they have their own test below instead of the exactly-once cells.
+   */
+  static final Set<CrashPoint> UNRECEIPTED_WINDOWS =
+      EnumSet.of(CrashPoint.AFTER_EFFECT_STARTED_COMMIT, CrashPoint.UNRECEIPTED_RESULT_HELD);
+
   enum Approvals {
     NONE,
     REQUIRED,
     EXPIRED
+  }
+
+  /**
+   * Which commit carries the crashed write's receipt (D22): the run's next one (the next write's
+   * intent, or the verification's read after the last write), or a flush before the lease goes.
+   */
+  enum Carrier {
+    NEXT,
+    FLUSH
+  }
+
+  /** The windows of a commit that carries a receipt: armed once the write's outcome returned. */
+  static boolean carrying(CrashPoint point) {
+    return point == CrashPoint.INSIDE_CARRYING_COMMIT || point == CrashPoint.AFTER_RECEIPT_COMMIT;
   }
 
   /** What one cell saw; {@code problems} is empty when every check held. */
@@ -57,24 +79,86 @@ public abstract class CrashMatrixContract {
     List<String> failures = new ArrayList<>();
     Set<CrashPoint> injected = EnumSet.noneOf(CrashPoint.class);
     long seed = 1000;
-    for (CrashPoint point : points()) {
+    Set<CrashPoint> receipted = EnumSet.copyOf(points());
+    receipted.removeAll(UNRECEIPTED_WINDOWS);
+    for (CrashPoint point : receipted) {
       for (int write = 0; write < WRITES.size(); write++) {
         for (Approvals mode : Approvals.values()) {
           if (point == CrashPoint.AFTER_APPROVAL_COMMIT && mode == Approvals.NONE) {
             continue; // no approval is consumed without an approval policy
           }
-          Cell cell = runCell(seed++, point, write, mode, false);
-          if (cell.crashed()) {
-            injected.add(point);
-          } else {
-            failures.add(cell.name() + ": the crash was never injected");
+          for (Carrier carrier : Carrier.values()) {
+            if (carrier == Carrier.FLUSH && !carrying(point)) {
+              continue; // only the windows of a commit that carries a receipt have two carriers
+            }
+            Cell cell = runCell(seed++, point, write, mode, false, carrier);
+            if (cell.crashed()) {
+              injected.add(point);
+            } else {
+              failures.add(cell.name() + ": the crash was never injected");
+            }
+            cell.problems().forEach(p -> failures.add(cell.name() + ": " + p));
           }
-          cell.problems().forEach(p -> failures.add(cell.name() + ": " + p));
         }
       }
     }
     assertThat(failures).isEmpty();
-    assertThat(injected).containsExactlyInAnyOrderElementsOf(points());
+    assertThat(injected).containsExactlyInAnyOrderElementsOf(receipted);
+  }
+
+  /**
+   * D23 (ADR 0071): the appends are declared unreceipted; a crash in each window of such a write
+   * (mark committed; inside the effect; result held) freezes the run {@code uncertain_effect} at
+   * recovery, and the effect ran at most once and is never run again.
+   */
+  @Test
+  void everyUnreceiptedWindowFreezesUncertainAndTheEffectNeverRunsTwice() {
+    List<String> failures = new ArrayList<>();
+    Set<CrashPoint> injected = EnumSet.noneOf(CrashPoint.class);
+    Set<CrashPoint> windows = EnumSet.copyOf(UNRECEIPTED_WINDOWS);
+    windows.add(CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT);
+    long seed = 5000;
+    for (CrashPoint point : windows) {
+      for (int write = 1; write < WRITES.size(); write++) {
+        RuntimeFixture f = fixture(seed++);
+        TaskSpec task = f.task();
+        InMemoryWorkspace ws = f.workspace();
+        UnreceiptedAppend adapter = new UnreceiptedAppend(ws);
+        CrashPlan plan = new CrashPlan();
+        ws.crashSeam(plan);
+        String name = point + "/write" + (write + 1);
+        String runId = "run-" + seed;
+        try {
+          drive(
+              f,
+              task,
+              f.ratchet("worker-1", plan).start(task, runId, adapter),
+              null,
+              plan,
+              point,
+              write,
+              Carrier.NEXT);
+          failures.add(name + ": the crash was never injected");
+        } catch (SimulatedCrash c) {
+          injected.add(point);
+        }
+        plan.disarm();
+        int effects = ws.ledger().size();
+        f.clock.advance(Duration.ofMinutes(1));
+        Run recovered = f.ratchet("worker-2", plan).resume(task, runId, adapter);
+        if (recovered.state().phase() != Phase.NEEDS_REVIEW
+            || !"uncertain_effect".equals(recovered.state().stopReason())) {
+          failures.add(name + ": recovery left " + recovered.state().phase());
+        }
+        if (ws.ledger().size() != effects || Set.copyOf(ws.ledger()).size() != effects) {
+          failures.add(name + ": an effect ran again at recovery");
+        }
+      }
+    }
+    assertThat(failures).isEmpty();
+    Set<CrashPoint> expected = EnumSet.copyOf(windows);
+    expected.retainAll(points());
+    assertThat(injected).containsAll(expected);
   }
 
   @Test
@@ -86,7 +170,20 @@ public abstract class CrashMatrixContract {
 
   /** One cell: drive until the armed crash, recover in a fresh runtime, finish, check. */
   public Cell runCell(long seed, CrashPoint point, int write, Approvals mode, boolean canary) {
-    String name = point + "/write" + (write + 1) + "/" + mode + (canary ? "/canary" : "");
+    return runCell(seed, point, write, mode, canary, Carrier.NEXT);
+  }
+
+  /** {@link #runCell(long, CrashPoint, int, Approvals, boolean)} with the receipt's carrier. */
+  public Cell runCell(
+      long seed, CrashPoint point, int write, Approvals mode, boolean canary, Carrier carrier) {
+    String name =
+        point
+            + "/write"
+            + (write + 1)
+            + "/"
+            + mode
+            + (carrying(point) ? "/" + carrier : "")
+            + (canary ? "/canary" : "");
     RuntimeFixture f = fixture(seed);
     TaskSpec task = mode == Approvals.NONE ? f.task() : f.task("write_file", "append_file");
     InMemoryWorkspace ws = f.workspace();
@@ -98,7 +195,7 @@ public abstract class CrashMatrixContract {
     boolean crashed = false;
     Run run = f.ratchet("worker-1", plan).start(task, "run-" + seed, adapter);
     try {
-      drive(f, task, run, mode, plan, point, write);
+      drive(f, task, run, mode, plan, point, write, carrier);
     } catch (SimulatedCrash c) {
       crashed = true;
     } catch (RuntimeException e) {
@@ -109,7 +206,7 @@ public abstract class CrashMatrixContract {
     f.clock.advance(mode == Approvals.EXPIRED ? Duration.ofHours(2) : Duration.ofMinutes(1));
     try {
       Run recovered = f.ratchet("worker-2", plan).resume(task, "run-" + seed, adapter);
-      drive(f, task, recovered, mode, plan, null, -1);
+      drive(f, task, recovered, mode, plan, null, -1, Carrier.NEXT);
       if (recovered.state().phase() != Phase.COMPLETED) {
         problems.add(
             "run ended " + recovered.state().phase() + " (" + recovered.state().stopReason() + ")");
@@ -139,7 +236,8 @@ public abstract class CrashMatrixContract {
       Approvals mode,
       CrashPlan plan,
       CrashPoint point,
-      int crashAtWrite) {
+      int crashAtWrite,
+      Carrier carrier) {
     int guard = 0;
     while (run.state().phase() == Phase.RUNNING && guard++ < 50) {
       if (run.state().pending() != null) {
@@ -150,7 +248,7 @@ public abstract class CrashMatrixContract {
       int cursor = (int) run.state().cursor();
       String id = "step-" + cursor + "-" + run.state().usage().proposals();
       if (cursor < WRITES.size()) {
-        if (cursor == crashAtWrite) {
+        if (cursor == crashAtWrite && !carrying(point)) {
           plan.arm(point);
         }
         Proposal p = run.propose(run.action(id, WRITE_KINDS.get(cursor), WRITES.get(cursor)));
@@ -159,6 +257,13 @@ public abstract class CrashMatrixContract {
           StepOutcome o = run.execute(id);
           if (o.kind() == StepOutcome.Kind.FROZEN) {
             return;
+          }
+        }
+        if (cursor == crashAtWrite && carrying(point)) {
+          // This write's receipt rides on the next commit (D22): crash in the one carrying it.
+          plan.arm(point);
+          if (carrier == Carrier.FLUSH) {
+            run.flush();
           }
         }
       } else if (cursor == WRITES.size()) {
@@ -170,7 +275,7 @@ public abstract class CrashMatrixContract {
   }
 
   private static void approveIfNeeded(RuntimeFixture f, TaskSpec task, Run run, Approvals mode) {
-    if (mode == Approvals.NONE) {
+    if (mode == null || mode == Approvals.NONE) {
       return;
     }
     var evidence = run.state().pending().approval();

@@ -1,10 +1,9 @@
 package dev.ratchet.worker;
 
-import dev.ratchet.store.Fence;
+import dev.ratchet.store.ForwardingLeaseStore;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseStore;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -14,12 +13,11 @@ import java.util.concurrent.ConcurrentMap;
  * already granted the lease (with its token) to the worker, so the resume that follows takes that
  * lease instead of asking the store for another. Everything else goes to the real store.
  */
-public final class ClaimedLeases implements LeaseStore {
-  private final LeaseStore store;
+public final class ClaimedLeases extends ForwardingLeaseStore {
   private final ConcurrentMap<String, Lease> handed = new ConcurrentHashMap<>();
 
   public ClaimedLeases(LeaseStore store) {
-    this.store = Objects.requireNonNull(store, "store");
+    super(store);
   }
 
   /** The next acquire or take-over of this lease's run by its owner returns it (once). */
@@ -43,32 +41,12 @@ public final class ClaimedLeases implements LeaseStore {
   @Override
   public Optional<Lease> acquire(String runId, String owner, Duration ttl) {
     Optional<Lease> claimed = take(runId, owner);
-    return claimed.isPresent() ? claimed : store.acquire(runId, owner, ttl);
+    return claimed.isPresent() ? claimed : delegate.acquire(runId, owner, ttl);
   }
 
   @Override
   public Optional<Lease> takeOver(String runId, String owner, Duration ttl) {
     Optional<Lease> claimed = take(runId, owner);
-    return claimed.isPresent() ? claimed : store.takeOver(runId, owner, ttl);
-  }
-
-  @Override
-  public Lease renew(Lease lease, Duration ttl) {
-    return store.renew(lease, ttl);
-  }
-
-  @Override
-  public void release(Lease lease) {
-    store.release(lease);
-  }
-
-  @Override
-  public Optional<Lease> current(String runId) {
-    return store.current(runId);
-  }
-
-  @Override
-  public void check(Fence fence) {
-    store.check(fence);
+    return claimed.isPresent() ? claimed : delegate.takeOver(runId, owner, ttl);
   }
 }

@@ -5,23 +5,35 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.jdbc.Claim;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.store.Lease;
+import dev.ratchet.worker.internal.Backoff;
+import dev.ratchet.worker.internal.LeaseKeeper;
+import dev.ratchet.worker.internal.Wakeups;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
  * Claims runnable runs from the store and drives each through its {@link Driver} (SPEC D24, ADR
- * 0060): up to {@code concurrency} runs at once, one claim per thread; a driver that ends the run
- * finishes its scheduling row, one that must wait parks it (an inbox item or the wake-up time makes
- * it runnable again), one that yields leaves it runnable. The lease is released after every claim
- * (closing the run), so waiting holds no lease and no thread. Polls when nothing is claimable.
+ * 0060, 0062): up to {@code concurrency} runs at once, one claim per thread; a driver that ends the
+ * run finishes its scheduling row, one that must wait parks it (an inbox item or the wake-up time
+ * makes it runnable again), one that yields leaves it runnable. While a driver works, its lease is
+ * renewed in the background; a lost lease stops the driving after the step in flight. The lease is
+ * released after every claim (closing the run), so waiting holds no lease and no thread. Idle loops
+ * wait for a notification (PostgreSQL) or the poll interval; store errors back off exponentially
+ * with jitter, capped. One log line per claim, per result and per release.
  */
 public final class Worker {
   private final JdbcStore store;
@@ -30,7 +42,10 @@ public final class Worker {
   private final WorkerOptions options;
   private final Consumer<String> log;
   private final AtomicBoolean stopping = new AtomicBoolean();
+  private final CountDownLatch stopped = new CountDownLatch(1);
   private final AtomicLong claims = new AtomicLong();
+  private final ScheduledExecutorService renewals;
+  private final Wakeups wakeups;
 
   public Worker(
       JdbcStore store,
@@ -43,6 +58,14 @@ public final class Worker {
     this.drivers = Map.copyOf(drivers);
     this.options = Objects.requireNonNull(options, "options");
     this.log = Objects.requireNonNull(log, "log");
+    this.renewals =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "ratchet-lease-renewal");
+              t.setDaemon(true);
+              return t;
+            });
+    this.wakeups = new Wakeups(store, options.owner(), log);
   }
 
   /** The drivers registered with {@link ServiceLoader}, by name. */
@@ -57,6 +80,8 @@ public final class Worker {
   /** Asks every loop to stop after the claim in hand. */
   public void stop() {
     stopping.set(true);
+    stopped.countDown();
+    wakeups.wake();
   }
 
   /**
@@ -64,39 +89,65 @@ public final class Worker {
    * returns the number of claims made.
    */
   public long run() throws InterruptedException {
-    List<Thread> threads = new ArrayList<>();
-    for (int i = 0; i < options.concurrency(); i++) {
-      Thread t = new Thread(this::loop, "ratchet-worker-" + i);
-      threads.add(t);
-      t.start();
+    if (!options.once() && wakeups.start()) {
+      say("listening for runnable runs (polling every " + options.poll().toMillis() + " ms too)");
     }
-    for (Thread t : threads) {
-      t.join();
+    List<Thread> threads = new ArrayList<>();
+    try {
+      for (int i = 0; i < options.concurrency(); i++) {
+        Thread t = new Thread(this::loop, "ratchet-worker-" + i);
+        threads.add(t);
+        t.start();
+      }
+      for (Thread t : threads) {
+        t.join();
+      }
+    } finally {
+      wakeups.close();
+      renewals.shutdownNow();
     }
     return claims.get();
   }
 
   private void loop() {
+    Backoff backoff = new Backoff(Duration.ofMillis(100), options.backoffCap());
     while (!stopping.get()) {
+      long seen = wakeups.seen();
       boolean claimed;
       try {
         claimed = step();
+        backoff.reset();
       } catch (RatchetException e) {
-        // A store error: back off one poll interval and try again.
-        log.accept(
-            "worker " + options.owner() + ": store error " + e.code() + ": " + e.getMessage());
-        claimed = false;
+        Duration d = backoff.next();
+        say(
+            "store error "
+                + e.code()
+                + ": "
+                + e.getMessage()
+                + "; backing off "
+                + d.toMillis()
+                + " ms (failure "
+                + backoff.failures()
+                + ")");
+        if (options.once() || pause(d)) {
+          return;
+        }
+        continue;
       } catch (RuntimeException e) {
         // A bug in a driver or adapter must not end the loop: log it, back off, go on.
-        log.accept("worker " + options.owner() + ": unexpected " + e.getClass().getName());
-        claimed = false;
+        Duration d = backoff.next();
+        say("unexpected " + e.getClass().getName() + "; backing off " + d.toMillis() + " ms");
+        if (options.once() || pause(d)) {
+          return;
+        }
+        continue;
       }
       if (!claimed) {
         if (options.once()) {
           return;
         }
         try {
-          Thread.sleep(options.poll().toMillis());
+          wakeups.await(seen, options.poll());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return;
@@ -105,18 +156,27 @@ public final class Worker {
     }
   }
 
+  /** Sleeps {@code d} unless the worker stops first; true when it should stop. */
+  private boolean pause(Duration d) {
+    try {
+      return stopped.await(d.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return true;
+    }
+  }
+
   /** Claims and drives one run; false when nothing was claimable. */
   public boolean step() {
+    long sent = System.nanoTime();
     Optional<Claim> got = store.claim(options.owner(), options.leaseTtl());
     if (got.isEmpty()) {
       return false;
     }
     Claim claim = got.get();
     claims.incrementAndGet();
-    log.accept(
-        "worker "
-            + options.owner()
-            + " claimed run "
+    say(
+        "claimed run "
             + claim.runId()
             + " (task "
             + claim.taskId()
@@ -125,71 +185,68 @@ public final class Worker {
             + ", lease v"
             + claim.lease().version()
             + ")");
+    LeaseKeeper keeper =
+        new LeaseKeeper(renewals, store, claim.lease(), options.leaseTtl(), sent, this::say);
     try {
-      drive(claim);
+      drive(claim, keeper);
     } catch (RatchetException e) {
-      log.accept(
-          "worker "
-              + options.owner()
-              + " run "
-              + claim.runId()
-              + ": "
-              + e.code()
-              + ": "
-              + e.getMessage());
+      sayRun(claim, e.code() + ": " + e.getMessage());
     } finally {
-      store.release(claim.lease()); // a no-op when the run already released it
-      log.accept("worker " + options.owner() + " released run " + claim.runId());
+      keeper.close();
+      store.release(claim.lease()); // a no-op when the run already released it, or lost it
+      say("released run " + claim.runId());
     }
     return true;
   }
 
-  private void drive(Claim claim) {
+  private void drive(Claim claim, LeaseKeeper keeper) {
     Driver driver = drivers.get(claim.driver());
     if (driver == null) {
       // No thread here can move it: park it until someone delivers or a worker with it claims.
       store.park(claim, claim.lease(), null);
-      log.accept(
-          "worker "
-              + options.owner()
-              + " run "
-              + claim.runId()
-              + ": no driver named '"
-              + claim.driver()
-              + "' here; parked");
+      sayRun(claim, "no driver named '" + claim.driver() + "' here; parked");
       return;
     }
-    DriveContext ctx = opener.open(claim, stopping::get);
-    try (Run run = ctx.run()) {
+    DriveContext ctx;
+    try {
+      ctx = opener.open(claim, () -> stopping.get() || keeper.lost());
+    } catch (ClaimRefused e) {
+      // Never started or resumed: end the row so no worker claims it again (ADR 0061).
+      store.finish(claim, claim.lease());
+      sayRun(claim, "refused, not started: " + e.code() + ": " + e.getMessage());
+      return;
+    }
+    // Closed in reverse order: renewals stop before the run releases its lease.
+    try (Run run = ctx.run();
+        LeaseKeeper renewing = keeper) {
       DriveResult r = driver.drive(ctx);
+      if (renewing.lost()) {
+        // Never act after losing the lease: the row is left for whoever holds the run now.
+        sayRun(claim, "stopped: the lease was lost (" + r.reason() + ")");
+        return;
+      }
+      run.flush(); // D22: receipts durable before the run is finished, parked or yielded
       Lease lease = run.lease();
       switch (r.kind()) {
         case ENDED -> store.finish(claim, lease);
         case WAITING -> {
           if (!store.park(claim, lease, r.wakeAt())) {
-            log.accept(
-                "worker "
-                    + options.owner()
-                    + " run "
-                    + claim.runId()
-                    + ": an item arrived;"
-                    + " left runnable");
+            sayRun(claim, "an item arrived; left runnable");
           }
         }
         case YIELDED -> {
           // left runnable: the next claim goes on
         }
       }
-      log.accept(
-          "worker "
-              + options.owner()
-              + " run "
-              + claim.runId()
-              + ": "
-              + r.kind().name().toLowerCase(java.util.Locale.ROOT)
-              + " ("
-              + r.reason()
-              + ")");
+      sayRun(claim, r.kind().name().toLowerCase(Locale.ROOT) + " (" + r.reason() + ")");
     }
+  }
+
+  private void say(String line) {
+    log.accept("worker " + options.owner() + " " + line);
+  }
+
+  private void sayRun(Claim claim, String line) {
+    log.accept("worker " + options.owner() + " run " + claim.runId() + ": " + line);
   }
 }

@@ -1,13 +1,9 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.adapter.Observation;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
-import dev.ratchet.model.ReviewCase;
-import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
-import dev.ratchet.model.TaskSpec;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.InboxItem;
@@ -28,33 +24,6 @@ public final class Decisions {
 
   public static String nonce(String prefix, Entropy entropy) {
     return prefix + "-" + entropy.hex128();
-  }
-
-  /** A reviewer decision on {@code s}'s open case, bound to the live environment. */
-  public static ReviewDecision decision(
-      String reviewerId,
-      RunState s,
-      TaskSpec task,
-      String decision,
-      Observation live,
-      String nonce) {
-    ReviewCase c = s.review();
-    return new ReviewDecision(
-        reviewerId,
-        s.taskId(),
-        s.runId(),
-        task.policyId(),
-        task.policyVersion(),
-        c.caseId(),
-        c.pending() == null ? null : c.pending().action().actionId(),
-        c.pending() == null ? null : c.pending().key(),
-        c.pending() == null ? null : c.pending().intentDigest(),
-        c.observedReceipt() == null ? null : c.observedReceipt().intentDigest(),
-        c.observedReceiptFingerprint(),
-        live.instanceId(),
-        live.revision(),
-        decision,
-        nonce);
   }
 
   public static void deliver(

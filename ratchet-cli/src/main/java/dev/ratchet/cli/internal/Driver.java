@@ -25,7 +25,9 @@ public final class Driver {
     /** Frozen in needs_review: a reviewer decision is needed. */
     FROZEN,
     /** A pending write waits for a signed approval. */
-    AWAITING_APPROVAL
+    AWAITING_APPROVAL,
+    /** Asked to stop between steps (a worker draining or losing its lease); still runnable. */
+    YIELDED
   }
 
   /** Why driving stopped, with the exit code the command returns. */
@@ -34,14 +36,28 @@ public final class Driver {
   private final Run run;
   private final List<PlanStep> plan;
   private final Consumer<String> progress;
+  private final java.util.function.BooleanSupplier stopBetweenSteps;
 
   /** The plan step at which a stale refusal was met and the run re-observed (ADR 0050). */
   private long staleAt = -1;
 
   public Driver(Run run, List<PlanStep> plan, Consumer<String> progress) {
+    this(run, plan, progress, () -> false);
+  }
+
+  /**
+   * A driver that returns {@link Stop#YIELDED} once {@code stopBetweenSteps} says so, checked only
+   * between steps with no write pending: the step in flight always finishes (D23, ADR 0060).
+   */
+  public Driver(
+      Run run,
+      List<PlanStep> plan,
+      Consumer<String> progress,
+      java.util.function.BooleanSupplier stopBetweenSteps) {
     this.run = run;
     this.plan = List.copyOf(plan);
     this.progress = progress;
+    this.stopBetweenSteps = stopBetweenSteps;
   }
 
   public Result drive() {
@@ -64,6 +80,9 @@ public final class Driver {
       RunState s = run.state();
       if (s.phase().terminal()) {
         return ended(s);
+      }
+      if (s.pending() == null && s.phase() == Phase.RUNNING && stopBetweenSteps.getAsBoolean()) {
+        return new Result(Stop.YIELDED, 0, "run " + s.runId() + " stopped between steps");
       }
       try {
         if (s.phase() == Phase.NEEDS_REVIEW) {

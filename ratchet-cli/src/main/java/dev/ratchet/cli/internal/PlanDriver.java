@@ -13,8 +13,9 @@ import java.nio.file.Path;
 /**
  * The first worker driver (SPEC D24): the task file's plan, followed exactly as {@code ratchet run}
  * and {@code resume} follow it ({@link Driver}). The scheduling row's task reference is the path of
- * the task file recorded in the Ratchet home when the run was enqueued. Registered through {@code
- * META-INF/services} here, since the plan driver lives in the CLI.
+ * the task file recorded in the Ratchet home (for a submitted run, the copy the worker wrote after
+ * verifying the operator's signature, ADR 0061). Registered through {@code META-INF/services} here,
+ * since the plan driver lives in the CLI.
  */
 public final class PlanDriver implements dev.ratchet.worker.Driver {
   public static final String NAME = "plan";
@@ -41,12 +42,17 @@ public final class PlanDriver implements dev.ratchet.worker.Driver {
     PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
     String runId = context.run().state().runId();
     Driver.Result r =
-        new Driver(context.run(), tf.plan(), line -> err.println("run " + runId + ": " + line))
+        new Driver(
+                context.run(),
+                tf.plan(),
+                line -> err.println("run " + runId + ": " + line),
+                context::draining)
             .drive(context.run().recovery());
     return switch (r.stop()) {
       case ENDED -> DriveResult.ended(r.summary());
       case FROZEN -> DriveResult.waiting("needs a reviewer's decision", null);
       case AWAITING_APPROVAL -> DriveResult.waiting("awaiting approval", null);
+      case YIELDED -> DriveResult.yielded("stopped between steps");
     };
   }
 }

@@ -185,7 +185,19 @@ public final class Session implements AutoCloseable {
   /** A front door over another lease store (a worker's claimed leases over the store's). */
   public Ratchet ratchet(
       String workerId, Duration leaseTtl, CrashSeam seam, KeyRing ring, LeaseStore leases) {
-    Ratchet.Builder b = Ratchet.builder();
+    return ratchet(
+        workerId, leaseTtl, seam, ring, leases, dev.ratchet.telemetry.RatchetObserver.NONE);
+  }
+
+  /** As above, reporting to {@code observer} (a worker's {@code --metrics-port}). */
+  public Ratchet ratchet(
+      String workerId,
+      Duration leaseTtl,
+      CrashSeam seam,
+      KeyRing ring,
+      LeaseStore leases,
+      dev.ratchet.telemetry.RatchetObserver observer) {
+    Ratchet.Builder b = Ratchet.builder().observer(observer);
     if (secretsForTests != null) {
       b.secrets(secretsForTests);
     }
@@ -256,10 +268,11 @@ public final class Session implements AutoCloseable {
     } else {
       tf =
           TaskRegistry.forRun(home(), ref.runId(), services.adapters())
+              .or(() -> submitted(ref))
               .orElseThrow(
                   () ->
                       RatchetException.contract(
-                          "no task file recorded for run '"
+                          "no task file recorded or submitted for run '"
                               + ref.runId()
                               + "' in "
                               + home().dir()
@@ -276,6 +289,24 @@ public final class Session implements AutoCloseable {
               + "'");
     }
     return tf;
+  }
+
+  /** A submitted run's task (ADR 0061), verified against this home's operator trust root. */
+  private java.util.Optional<TaskFile> submitted(CheckpointStore.RunRef ref) {
+    if (!(store() instanceof dev.ratchet.jdbc.JdbcStore j)) {
+      return java.util.Optional.empty();
+    }
+    return j.submission(ref.taskId(), ref.runId())
+        .map(
+            env ->
+                SubmittedTask.verify(
+                    env,
+                    ref.taskId(),
+                    ref.runId(),
+                    PlanDriver.NAME,
+                    operators,
+                    services.adapters(),
+                    home().dir()));
   }
 
   /** Opens the run's adapter; the session closes it (a workspace holds its journal open). */

@@ -39,6 +39,11 @@ public record Settings(
     this(home, store, markStore, keyFiles, approvers, reviewers, task, PgRole.OWNER);
   }
 
+  /** These settings connecting as {@code other} (the console reads and delivers as two roles). */
+  public Settings as(PgRole other) {
+    return new Settings(home, store, markStore, keyFiles, approvers, reviewers, task, other);
+  }
+
   public Home resolvedHome() {
     if (home != null) {
       return new Home(home);

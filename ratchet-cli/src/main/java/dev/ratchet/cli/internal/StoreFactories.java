@@ -25,7 +25,12 @@ public final class StoreFactories {
       }
       StoreOptions options =
           StoreOptions.defaults(clock)
-              .withOpenMode(create ? OpenMode.CREATE : OpenMode.MUST_EXIST)
+              .withOpenMode(
+                  create
+                      ? OpenMode.CREATE
+                      : mode == StoreFactory.Mode.READ_ONLY
+                          ? OpenMode.READ_ONLY
+                          : OpenMode.MUST_EXIST)
               .withCrashSeam(seam);
       JdbcStore store =
           mark == null

@@ -12,7 +12,9 @@ public interface StoreFactory {
   /** Whether opening may create the store. Only {@code run} and {@code demo} create. */
   enum Mode {
     MUST_EXIST,
-    CREATE
+    CREATE,
+    /** Never creates, never writes: SQLite opened read-only (the console's reads, D26). */
+    READ_ONLY
   }
 
   /**

@@ -137,10 +137,6 @@ public final class Views {
         .build();
   }
 
-  public static JsonObject inboxItem(InboxItem item) {
-    return inboxItem(item, null);
-  }
-
   /**
    * An inbox item, described from its envelope (signer, key id and what it is for), with its
    * status: {@code delivered}, or {@code refused: <reason>} when a worker refused it (the reason a
@@ -154,7 +150,15 @@ public final class Views {
             .put("status", refusedReason == null ? "delivered" : "refused: " + refusedReason);
     try {
       SignedEnvelope env = SignedEnvelope.fromJson(Json.parse(item.envelope()), "inbox");
-      if (item.kind() == InboxItem.Kind.APPROVAL) {
+      if (dev.ratchet.model.ApprovalRejection.isRejection(env.payload())) {
+        // An approver's rejection (ADR 0072) travels as an approver decision.
+        dev.ratchet.model.ApprovalRejection r =
+            dev.ratchet.model.ApprovalRejection.fromJson(env.payload(), "rejection");
+        b.put("signer", r.approverId())
+            .put("action_id", r.actionId())
+            .put("decision", "reject")
+            .put("reason", r.reason());
+      } else if (item.kind() == InboxItem.Kind.APPROVAL) {
         Approval a = Approval.fromJson(env.payload(), "approval");
         b.put("signer", a.approverId()).put("action_id", a.actionId());
       } else if (item.kind() == InboxItem.Kind.CANCEL) {

@@ -78,7 +78,7 @@ class CheckpointMutationTest {
     plan.arm(CrashPoint.AFTER_APPROVAL_COMMIT);
     assertThat(catchThrowable(() -> run.execute("a2"))).isInstanceOf(SimulatedCrash.class);
     stored = f.store.load(task.taskId(), "run-1").orElseThrow();
-    checkpoint = stored.checkpoint();
+    checkpoint = stored.envelope().text();
   }
 
   private static void refusedAsCheckpoint(ThrowingCallable call, String... parts) {

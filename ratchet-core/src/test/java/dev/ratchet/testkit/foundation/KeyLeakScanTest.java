@@ -90,7 +90,7 @@ class KeyLeakScanTest {
   private void renderStore(String when, TaskSpec task, String runId, InMemoryWorkspace ws) {
     StoredRun stored = f.store.load(task.taskId(), runId).orElseThrow();
     seen(when + ": stored run", stored);
-    seen(when + ": stored checkpoint text", stored.checkpoint());
+    seen(when + ": stored checkpoint text", stored.envelope().text());
     for (RecordSet set : RecordSet.values()) {
       f.store
           .records(task.taskId(), runId, set, 1, 100_000)
@@ -194,7 +194,7 @@ class KeyLeakScanTest {
 
     // Failed checkpoint verifications: wrong key under the same id, unknown id, revoked id,
     // tampered payload, tampered HMAC.
-    String checkpoint = f.store.load(task.taskId(), "run-1").orElseThrow().checkpoint();
+    String checkpoint = f.store.load(task.taskId(), "run-1").orElseThrow().envelope().text();
     seen("decoded", Checkpoint.open(new CheckpointEnvelope(checkpoint), f.keyRing));
     SecretKey sameIdOtherKey = SecretKey.checkpoint("ckpt-1", new SeededEntropy(98).bytes(32));
     failure(

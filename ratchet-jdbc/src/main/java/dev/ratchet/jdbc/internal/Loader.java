@@ -2,6 +2,7 @@ package dev.ratchet.jdbc.internal;
 
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
+import dev.ratchet.store.CheckpointEnvelope;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.RunScope;
 import dev.ratchet.store.SetHead;
@@ -104,7 +105,7 @@ public final class Loader {
           new RunScope(taskId, runId, s.mark().instanceId()),
           s.mark().generation(),
           s.mark().digest(),
-          body,
+          new CheckpointEnvelope(body),
           s.heads());
     } catch (RuntimeException e) {
       throw Failures.corrupt("the stored mark of run '" + runId + "' is malformed", e);

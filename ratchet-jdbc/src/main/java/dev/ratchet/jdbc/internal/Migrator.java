@@ -34,6 +34,18 @@ final class Migrator {
               + " table); nothing was changed");
     }
     refuseNewer(side, found, known);
+    if (side.options().openMode() == OpenMode.READ_ONLY) {
+      if (found != known) {
+        throw Failures.unavailable(
+            side.describe()
+                + " is at schema version "
+                + found
+                + ", this build needs "
+                + known
+                + ": a read-only open never migrates; nothing was changed");
+      }
+      return found; // a reader configures no writer
+    }
     side.raw(
         "configuring the writer",
         c -> {

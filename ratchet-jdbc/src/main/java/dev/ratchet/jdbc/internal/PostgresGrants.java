@@ -55,6 +55,7 @@ public final class PostgresGrants {
     out.add("GRANT EXECUTE ON FUNCTION " + s + ".ratchet_now_ms() TO " + r);
     out.add("GRANT EXECUTE ON FUNCTION " + s + "." + PostgresSchema.DELIVER_FUNCTION + " TO " + r);
     out.add("GRANT EXECUTE ON FUNCTION " + s + "." + PostgresSchema.SCHEDULE_FUNCTION + " TO " + r);
+    out.add("GRANT EXECUTE ON FUNCTION " + s + "." + PostgresSchema.SUBMIT_FUNCTION + " TO " + r);
     return out;
   }
 

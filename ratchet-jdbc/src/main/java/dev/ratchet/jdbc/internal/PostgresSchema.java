@@ -41,6 +41,9 @@ final class PostgresSchema {
   /** The operator's enqueue (version 4, ADR 0060): a scheduling row for a submitted run. */
   static final String SCHEDULE_FUNCTION = "ratchet_schedule(text, text, text, text)";
 
+  /** The operator's submit (version 6, ADR 0061): a signed task stored and scheduled. */
+  static final String SUBMIT_FUNCTION = "ratchet_submit(text, text, text, text)";
+
   /** The operator's one write (D21): an inbox item, shape-checked, with a notification. */
   static final String DELIVER_FUNCTION = "ratchet_deliver(text, text, text, text, text)";
 

@@ -52,6 +52,9 @@ final class SqliteDialect implements Dialect {
       // Belt and braces: even if the file vanishes after the check above, nothing is created.
       config.resetOpenMode(SQLiteOpenMode.CREATE);
     }
+    if (options.openMode() == OpenMode.READ_ONLY) {
+      config.setReadOnly(true); // SQLITE_OPEN_READONLY: SQLite itself refuses every write
+    }
     config.setBusyTimeout((int) options.busyTimeout().toMillis());
     config.setSynchronous(
         options.synchronous() == StoreOptions.Synchronous.FULL

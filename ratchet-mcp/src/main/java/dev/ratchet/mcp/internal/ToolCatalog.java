@@ -52,7 +52,7 @@ public final class ToolCatalog {
    * its risk is not reversible; a receipted write is idempotent because a repeated call with the
    * same arguments (the same {@code call_id} included) returns the first outcome from the adapter's
    * receipt and never writes again (ADR 0080). An unreceipted write (D23) is not: no receipt can
-   * answer a retry after a crash inside it (D23 is declared, not yet enforced; ADR 0070).
+   * answer a retry after a crash inside it (a crash there freezes the run; ADR 0071).
    */
   static McpSchema.ToolAnnotations annotations(ActionSpec spec, boolean openWorld) {
     boolean write = spec.actionClass() == ActionClass.WRITE;

@@ -1,0 +1,156 @@
+package dev.ratchet.internal;
+
+import dev.ratchet.error.DecisionRefused;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.json.Json;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.ApprovalRejection;
+import dev.ratchet.model.PendingIntent;
+import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.model.TraceOutcome;
+import dev.ratchet.outcome.IntentRejected;
+import dev.ratchet.store.InboxItem;
+import dev.ratchet.store.RecordSet;
+import java.util.Objects;
+
+/**
+ * Drops a pending write that needs an approval and has none (ADR 0072): an approver's signed
+ * rejection from the inbox, consumed under the lease ({@code intent_rejected}), or a driver's
+ * withdrawal, e.g. after its approval expired ({@code intent_withdrawn}). Only an unapproved write
+ * can be dropped: the adapter is never called before the approval commit, so it never ran. The run
+ * goes on with nothing pending; the dropped action id stays used, so a new proposal is a new intent
+ * with a new key that needs its own approval.
+ */
+public final class Rejections {
+  private Rejections() {}
+
+  /**
+   * Consumes the first valid rejection of {@code p} (unapproved) and drops it in one commit;
+   * returns the trace detail, or null when none applies (invalid ones go into {@code refusals}).
+   */
+  static JsonObject consume(Engine engine, PendingIntent p, Refusals refusals) {
+    RunContext ctx = engine.ctx();
+    Engine.Op op = engine.begin();
+    for (InboxItem item : ctx.store().inbox(engine.state().taskId(), engine.state().runId())) {
+      if (item.kind() != InboxItem.Kind.APPROVAL
+          || engine.has(op, RecordSet.NONCES, item.nonce())) {
+        continue;
+      }
+      SignedEnvelope env;
+      try {
+        env = SignedEnvelope.fromJson(Json.parse(item.envelope()), "rejection");
+      } catch (RatchetException e) {
+        continue; // not an envelope: the approval check reports it
+      }
+      if (!ApprovalRejection.isRejection(env.payload())
+          || !Objects.equals(
+              env.payload().get("action_id").orElse(null),
+              new dev.ratchet.json.JsonString(p.action().actionId()))) {
+        continue;
+      }
+      try {
+        ApprovalRejection r = authenticate(engine, env, item.nonce(), p);
+        engine.consumeNonce(op, r.nonce(), "rejection", env.fingerprint());
+        JsonObject detail =
+            JsonObject.builder()
+                .put("approver_id", r.approverId())
+                .put("key_id", env.keyId())
+                .put("reason", r.reason())
+                .put("nonce", r.nonce())
+                .put("idempotency_key", p.key())
+                .put("envelope_fingerprint", env.fingerprint())
+                .build();
+        drop(engine, op, p, TraceOutcome.INTENT_REJECTED, detail);
+        return detail;
+      } catch (RatchetException e) {
+        if (e.code() == ErrorCode.CHECKPOINT
+            || e.code() == ErrorCode.FENCED
+            || e.code() == ErrorCode.STORE_UNAVAILABLE) {
+          throw e; // a tampered record (D20) or a lost lease: never a mere refusal
+        }
+        refusals.add(item, e);
+      }
+    }
+    return null;
+  }
+
+  /** What the caller of {@code execute} gets for a rejected write. */
+  static IntentRejected refusal(PendingIntent p, JsonObject detail) {
+    return new IntentRejected(
+        p.action().actionId(),
+        "write "
+            + p.action().actionId()
+            + " was rejected by approver "
+            + text(detail, "approver_id")
+            + ": "
+            + text(detail, "reason")
+            + " (the intent is dropped; nothing ran)",
+        detail);
+  }
+
+  /**
+   * Withdraws the pending write {@code actionId}: it must need an approval, have none, and the
+   * adapter must hold no receipt under its key (fail closed). Traced {@code intent_withdrawn} with
+   * {@code reason}.
+   */
+  public static IntentRejected withdraw(Engine engine, String actionId, String reason) {
+    dev.ratchet.json.Text.require("reason", reason);
+    Engine.Op op = engine.begin();
+    Gates.requireActive(op);
+    PendingIntent p = op.b.pending;
+    if (p == null || !p.action().actionId().equals(actionId)) {
+      throw RatchetException.contract("no pending intent for action '" + actionId + "'");
+    }
+    if (!engine.ctx().task().requiresApproval(p.action().kind()) || p.approval() != null) {
+      throw RatchetException.contract(
+          "pending write "
+              + actionId
+              + " can only be withdrawn while it waits for its approval (it may have run)");
+    }
+    engine.checkLease();
+    if (engine.ctx().adapter().lookup(p.key()).isPresent()) {
+      throw RatchetException.contract(
+          "pending write " + actionId + " has a receipt under its key: reconcile it instead");
+    }
+    JsonObject detail =
+        JsonObject.builder().put("reason", reason).put("idempotency_key", p.key()).build();
+    drop(engine, op, p, TraceOutcome.INTENT_WITHDRAWN, detail);
+    return new IntentRejected(actionId, "write " + actionId + " was withdrawn: " + reason, detail);
+  }
+
+  private static void drop(
+      Engine engine, Engine.Op op, PendingIntent p, TraceOutcome outcome, JsonObject detail) {
+    op.trace(p.action().actionId(), p.action().kind(), outcome, detail);
+    op.b.pending = null;
+    engine.budgetClose(op);
+    engine.commit(op);
+  }
+
+  private static ApprovalRejection authenticate(
+      Engine engine, SignedEnvelope env, String inboxNonce, PendingIntent p) {
+    RunContext ctx = engine.ctx();
+    ApprovalRejection r = ApprovalRejection.fromJson(env.payload(), "rejection.payload");
+    ctx.approvers().verify(env.keyId(), env.signedBytes(), env.signatureEd25519());
+    same("nonce", r.nonce(), inboxNonce);
+    same("task_id", r.taskId(), engine.state().taskId());
+    same("run_id", r.runId(), engine.state().runId());
+    same("policy_id", r.policyId(), ctx.task().policyId());
+    same("policy_version", r.policyVersion(), ctx.task().policyVersion());
+    same("idempotency_key", r.idempotencyKey(), p.key());
+    same("intent_digest", r.intentDigest(), p.intentDigest());
+    return r;
+  }
+
+  private static void same(String field, Object got, Object want) {
+    if (!Objects.equals(got, want)) {
+      throw new DecisionRefused(
+          DecisionRefused.Reason.WRONG_BINDING,
+          "rejection." + field + " is not bound to this pending write");
+    }
+  }
+
+  private static String text(JsonObject o, String key) {
+    return ((dev.ratchet.json.JsonString) o.get(key).orElseThrow()).value();
+  }
+}
