@@ -295,8 +295,10 @@ class PostgresRolesTest {
           .containsExactly(new InboxItem("n-1", InboxItem.Kind.APPROVAL, "{\"a\":1}"));
       query(listener, "SELECT 1");
       PGNotification[] got = listener.unwrap(PGConnection.class).getNotifications(5000);
-      assertThat(got).isNotNull().hasSize(1);
-      assertThat(got[0].getParameter()).contains("\"run\" : \"run-a\"");
+      // The channel is the database's: deliveries of tests in other schemas may be among them.
+      assertThat(got).isNotNull();
+      assertThat(java.util.Arrays.stream(got).map(PGNotification::getParameter))
+          .anyMatch(p -> p.contains("\"run\" : \"run-a\""));
 
       String deliver = "SELECT ratchet_deliver(?, ?, ?, ?, ?)";
       assertThat(sqlState(op, deliver, "task-1", "nobody", "n-2", "APPROVAL", "{}"))
