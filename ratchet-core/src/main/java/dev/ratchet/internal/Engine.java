@@ -48,6 +48,7 @@ public final class Engine {
   private boolean stale;
   private final Map<String, Action> ready = new HashMap<>();
   private final List<JsonObject> unsavedMemory = new ArrayList<>();
+  private final EffectGate effects = new EffectGate();
 
   /**
    * A completed write whose receipt rides on the run's next commit (D22): the state it leads to and
@@ -376,30 +377,14 @@ public final class Engine {
     }
   }
 
-  private final Object inFlightLock = new Object();
-  private boolean effectInFlight;
-
   /** Marks an unreceipted effect running (D23): a lease is not released meanwhile. */
   void effectInFlight(boolean running) {
-    synchronized (inFlightLock) {
-      effectInFlight = running;
-      inFlightLock.notifyAll();
-    }
+    effects.set(running);
   }
 
   /** Waits until no unreceipted effect is in flight (D23); called before a lease is released. */
   public void awaitNoEffectInFlight() {
-    synchronized (inFlightLock) {
-      while (effectInFlight) {
-        try {
-          inFlightLock.wait();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new RatchetException(
-              ErrorCode.INTERNAL, "interrupted while an unreceipted effect is in flight");
-        }
-      }
-    }
+    effects.awaitIdle();
   }
 
   /** Reaches the crash window after a step of the pending-write lifecycle, if it has one. */
@@ -473,28 +458,6 @@ public final class Engine {
     return riding
         .or(() -> find(RecordSet.RECEIPTS, key))
         .map(r -> Receipt.fromJson(RecordAuth.body(r), "receipts[" + key + "]"));
-  }
-
-  /**
-   * Commits the decision behind a proposal with it (D25): appended once, with its cost; the same
-   * cause again changes nothing; the same id with other content is refused before anything.
-   */
-  void recordCause(Op op, Cause cause) {
-    Optional<StoredRecord> earlier = find(RecordSet.CAUSES, cause.causeId());
-    if (earlier.isPresent()) {
-      Cause committed =
-          Cause.fromJson(RecordAuth.body(earlier.get()), "causes[" + cause.causeId() + "]");
-      if (!committed.equals(cause)) {
-        throw RatchetException.contract(
-            "cause.cause_id: '"
-                + cause.causeId()
-                + "' was already committed with another kind, body or cost");
-      }
-    } else if (!op.j.containsKey(RecordSet.CAUSES, cause.causeId())) {
-      op.j.append(RecordSet.CAUSES, cause.causeId(), cause.toJson());
-      op.b.usage = op.b.usage.withCost(op.b.usage.cost() + cause.costUnits());
-    }
-    op.causeId = cause.causeId();
   }
 
   /** Appends a consumed nonce; the inbox stops listing it once committed (SPEC D12). */

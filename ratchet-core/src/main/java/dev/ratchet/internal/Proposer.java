@@ -36,7 +36,7 @@ final class Proposer {
     Engine.Op op = engine.begin();
     Gates.beforeProposal(engine, op);
     if (cause != null) {
-      engine.recordCause(op, cause);
+      Causes.record(engine, op, cause);
     }
     op.b.usage = op.b.usage.withProposals(op.b.usage.proposals() + 1);
     try {
