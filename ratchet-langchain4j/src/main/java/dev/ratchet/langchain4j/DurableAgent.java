@@ -172,8 +172,9 @@ public final class DurableAgent {
     Optional<TraceEvent> decided =
         readOnly ? lastRead(run, actionId + READ_ATTEMPT) : lastEvent(run, actionId);
     if (readOnly) {
-      // A read commits its proposal but nothing else until it has run: a crash inside it leaves
-      // no outcome and its id used, so it simply runs again under a fresh attempt id (D23).
+      // A read or a verification commits its proposal (which may carry an earlier write's
+      // receipt, D22) but nothing else until it has run: a crash after that commit leaves no
+      // outcome and its id used, so it simply runs again under a fresh attempt id (D23).
       actionId = actionId + READ_ATTEMPT + run.generation();
     }
     if (decided.isPresent()) {
@@ -264,10 +265,10 @@ public final class DurableAgent {
   private static boolean readOnly(Run run, String kind) {
     return run.actionSpecs().stream()
         .anyMatch(
-            s -> s.kind().equals(kind) && s.actionClass() == dev.ratchet.adapter.ActionClass.READ);
+            s -> s.kind().equals(kind) && s.actionClass() != dev.ratchet.adapter.ActionClass.WRITE);
   }
 
-  /** The last event of any attempt of a read-only call. */
+  /** The last event of any attempt of a read-only call (a read or a verification). */
   private static Optional<TraceEvent> lastRead(Run run, String prefix) {
     TraceEvent last = null;
     for (TraceEvent e : run.trace()) {
