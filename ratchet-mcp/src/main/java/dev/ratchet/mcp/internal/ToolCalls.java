@@ -163,7 +163,11 @@ public final class ToolCalls {
   private McpSchema.CallToolResult finish(
       Run run, String callId, String actionId, ToolCatalog.Entry e) {
     try {
-      return outcome(callId, run.execute(actionId));
+      StepOutcome o = run.execute(actionId);
+      // A call's answer is a report to the client: its receipt is durable first (D22 folds a
+      // receipt into the next commit only between steps the runtime drives itself).
+      run.flush();
+      return outcome(callId, o);
     } catch (RatchetException ex) {
       PendingIntent p = run.state().pending();
       if (ex.code() == ErrorCode.APPROVAL
