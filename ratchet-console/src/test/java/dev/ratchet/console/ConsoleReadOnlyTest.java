@@ -24,6 +24,9 @@ class ConsoleReadOnlyTest {
   @Test
   void theConsolesReadConnectionCannotWrite() throws Exception {
     try (SqliteConsole s = new SqliteConsole(dir)) {
+      // A submitted run exists once a worker has claimed it and made its first commit.
+      s.startWorker();
+      s.awaitWorker("run " + SqliteConsole.RUN + ": waiting (awaiting approval)");
       try (Session r = ConsoleServer.open(s.config)) {
         assertThat(((JdbcStore) r.store()).options().openMode()).isEqualTo(OpenMode.READ_ONLY);
         assertThat(r.store().runs())

@@ -30,9 +30,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The console on a real SQLite store, beside real {@code ratchet worker} processes: the HTTP
- * example's order run {@link #RUN} is submitted (signed by operator olga) against the reference ledger service; a worker
- * process ({@link #startWorker}) claims it and drives it until it waits for approval of {@code
- * pay_order}. The console holds alice's approver key and no other.
+ * example's order run {@link #RUN} is submitted (signed by operator olga) against the reference
+ * ledger service; a worker process ({@link #startWorker}) claims it and drives it until it waits
+ * for approval of {@code pay_order}. The console holds alice's approver key and no other.
  */
 final class SqliteConsole implements AutoCloseable {
   static final String RUN = "o1";
