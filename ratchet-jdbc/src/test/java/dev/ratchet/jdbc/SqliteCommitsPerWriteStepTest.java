@@ -9,18 +9,15 @@ import dev.ratchet.model.TaskSpec;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
-import dev.ratchet.store.InboxItem;
+import dev.ratchet.store.ForwardingCheckpointStore;
 import dev.ratchet.store.RecordSet;
-import dev.ratchet.store.StoredRecord;
 import dev.ratchet.store.StoredRun;
 import dev.ratchet.testkit.InMemoryWorkspace;
 import dev.ratchet.testkit.ManualClock;
 import dev.ratchet.testkit.RuntimeFixture;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,49 +29,17 @@ class SqliteCommitsPerWriteStepTest {
   @TempDir Path dir;
 
   /** Forwards to the SQLite store and counts its commits. */
-  static final class CountingCommits implements CheckpointStore {
-    final CheckpointStore inner;
+  static final class CountingCommits extends ForwardingCheckpointStore {
     long commits;
 
     CountingCommits(CheckpointStore inner) {
-      this.inner = inner;
+      super(inner);
     }
 
     @Override
     public CommitResult commit(CommitRequest request) {
       commits++;
-      return inner.commit(request);
-    }
-
-    @Override
-    public Optional<StoredRun> load(String taskId, String runId) {
-      return inner.load(taskId, runId);
-    }
-
-    @Override
-    public Optional<StoredRecord> find(String taskId, String runId, RecordSet set, String key) {
-      return inner.find(taskId, runId, set, key);
-    }
-
-    @Override
-    public List<StoredRecord> records(
-        String taskId, String runId, RecordSet set, long fromSequence, int limit) {
-      return inner.records(taskId, runId, set, fromSequence, limit);
-    }
-
-    @Override
-    public List<RunRef> runs() {
-      return inner.runs();
-    }
-
-    @Override
-    public void deliver(String taskId, String runId, InboxItem item) {
-      inner.deliver(taskId, runId, item);
-    }
-
-    @Override
-    public List<InboxItem> inbox(String taskId, String runId) {
-      return inner.inbox(taskId, runId);
+      return delegate.commit(request);
     }
   }
 
