@@ -110,6 +110,18 @@ record CrashPlan(
     return List.copyOf(all);
   }
 
+  /**
+   * Every window this campaign kills in: those of a receipted write (the campaign's adapters all
+   * issue receipts) plus the approval window and the split store's. The two windows of an
+   * unreceipted write (D23) never open here; {@code UserToolCrashTest} kills a JVM in them for
+   * real.
+   */
+  static java.util.Set<CrashPoint> drivenWindows() {
+    java.util.Set<CrashPoint> all = java.util.EnumSet.copyOf(windows(true));
+    all.add(CrashPoint.AFTER_APPROVAL_COMMIT);
+    return all;
+  }
+
   /** Workers that drive the run at once. */
   int workers() {
     return fault == Fault.RACE ? 2 : 1;

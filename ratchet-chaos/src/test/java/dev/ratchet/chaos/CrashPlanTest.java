@@ -58,6 +58,21 @@ class CrashPlanTest {
   }
 
   @Test
+  void tenThousandSeedsPlanAKillInEveryWindowTheCampaignDrivesAndInNoOther() {
+    java.util.Set<CrashPoint> planned = java.util.EnumSet.noneOf(CrashPoint.class);
+    for (long seed = 0; seed < 10_000; seed++) {
+      CrashPlan p = CrashPlan.of(seed, false);
+      if (p.fault() == CrashPlan.Fault.SEAM) {
+        planned.add(p.point());
+      }
+    }
+    assertThat(planned).isEqualTo(CrashPlan.drivenWindows());
+    assertThat(CrashPlan.drivenWindows())
+        .hasSize(CrashPoint.values().length - 2)
+        .doesNotContain(CrashPoint.AFTER_EFFECT_STARTED_COMMIT, CrashPoint.UNRECEIPTED_RESULT_HELD);
+  }
+
+  @Test
   void theCanaryAimsEveryTrialAtTheAdaptersWindowAfterItsExternalCommit() {
     for (long seed = 0; seed < 50; seed++) {
       CrashPlan p = CrashPlan.of(seed, true);
