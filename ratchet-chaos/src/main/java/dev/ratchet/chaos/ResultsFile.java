@@ -1,6 +1,7 @@
 package dev.ratchet.chaos;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.zip.GZIPInputStream;
 
 /**
  * The accumulating results of one campaign in one mode: a tab-separated line per trial ({@code
@@ -37,11 +39,8 @@ final class ResultsFile {
   /** Every recorded trial, in file order (a truncated last line from a killed run is skipped). */
   List<TrialResult> read() {
     List<TrialResult> out = new ArrayList<>();
-    if (!Files.exists(file)) {
-      return out;
-    }
     try {
-      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+      for (String line : lines()) {
         String[] p = line.split("\t", -1);
         if (p.length != 4 || line.startsWith("#")) {
           continue;
@@ -60,6 +59,28 @@ final class ResultsFile {
       throw new UncheckedIOException(e);
     }
     return out;
+  }
+
+  /**
+   * The file's lines; a campaign archived in the repository (D28) is kept gzipped beside where its
+   * file would be. Both at once would make the report ambiguous, so that is refused.
+   */
+  private List<String> lines() throws IOException {
+    Path gz = file.resolveSibling(file.getFileName() + ".gz");
+    boolean plain = Files.exists(file);
+    if (plain && Files.exists(gz)) {
+      throw new IllegalStateException(
+          "both " + file + " and " + gz + " exist: unpack the archive in place (gunzip) first");
+    }
+    if (plain) {
+      return Files.readAllLines(file, StandardCharsets.UTF_8);
+    }
+    if (!Files.exists(gz)) {
+      return List.of();
+    }
+    try (InputStream in = new GZIPInputStream(Files.newInputStream(gz))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+    }
   }
 
   void append(TrialResult r) {

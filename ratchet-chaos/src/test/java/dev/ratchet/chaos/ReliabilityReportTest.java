@@ -88,4 +88,28 @@ class ReliabilityReportTest {
         .isEqualTo("0–2, 7, 9–10");
     assertThat(ReliabilityReport.ranges(new TreeSet<>())).isEqualTo("–");
   }
+
+  @Test
+  void anArchivedGzippedResultsFileReadsAsItsPlainFileAndBothAtOnceAreRefused() throws Exception {
+    Path plainDir = dir.resolve("plain");
+    ResultsFile plain = new ResultsFile(plainDir, "crash", Mode.FULL);
+    plain.append(new TrialResult(3, Map.of("effects", 3L), List.of()));
+    plain.append(new TrialResult(4, Map.of("effects", 2L), List.of("lost a receipt")));
+    Path archive = dir.resolve("archive");
+    Files.createDirectories(archive);
+    try (var out =
+        new java.util.zip.GZIPOutputStream(
+            Files.newOutputStream(archive.resolve("crash-full.tsv.gz")))) {
+      out.write(Files.readAllBytes(plain.path()));
+    }
+
+    ResultsFile archived = new ResultsFile(archive, "crash", Mode.FULL);
+    assertThat(archived.read()).isEqualTo(plain.read()).hasSize(2);
+
+    Files.copy(plain.path(), archived.path());
+    org.assertj.core.api.Assertions.assertThatThrownBy(archived::read)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("crash-full.tsv.gz")
+        .hasMessageContaining("unpack the archive");
+  }
 }
