@@ -79,6 +79,8 @@ class ReliabilityReportTest {
         .contains("- **not met**: no failed trial, duplicate, lost receipt, lost run or regression")
         .contains("\"crash --seed-from 0 --trials 2 --full --results chaos-results\"")
         .contains("\"crash --seed-from 5 --trials 1 --full --results chaos-results\"")
+        .contains("from the full-mode results in `" + dir.toString().replace('\\', '/') + "`")
+        .contains("`report --results docs/reliability-results --out docs/RELIABILITY.md`")
         .doesNotContain("777"); // smoke results are not the published campaign
   }
 
