@@ -71,7 +71,7 @@ final class Postgres {
               Row.notMeasured(
                   "7",
                   "write steps/s, " + n + " vs DBOS Transact",
-                  "goal ≥ 1.0×",
+                  Row.goalAndFloor(1.0, n == 1 ? 0.7 : 0.6),
                   "not measured: DBOS is not on the class path (run the harness with -Pdbos)"));
         }
       }
@@ -107,7 +107,7 @@ final class Postgres {
           Timed.parallel(n, Math.max(1, cfg.warmupMillis() / 3), w -> drivers.get(w).writeStep());
           rounds(s, n, drivers, raws, body);
           if (peer != null) {
-            new PeerRounds(cfg, report, log).run(n, drivers, peer, checkpointBytes);
+            new PeerRounds(cfg, report, log).run(n, s, drivers, peer, checkpointBytes);
           }
         } finally {
           for (RawClient r : raws) {
@@ -126,6 +126,7 @@ final class Postgres {
     BenchStore.Counts used = BenchStore.Counts.ZERO;
     long stepCount = 0;
     double seconds = 0;
+    List<Long> latency = new ArrayList<>();
     for (int r = 0; r < cfg.rounds(); r++) {
       double ours = 0;
       double theirs = 0;
@@ -135,7 +136,7 @@ final class Postgres {
         } else {
           BenchStore.Counts before = s.counts();
           long steps0 = total(drivers);
-          Timed t = Timed.parallel(n, cfg.roundMillis(), w -> drivers.get(w).writeStep());
+          Timed t = Timed.parallel(n, cfg.roundMillis(), w -> drivers.get(w).writeStep(), latency);
           long done = total(drivers) - steps0;
           used = used.plus(s.counts().minus(before));
           stepCount += done;
@@ -157,6 +158,8 @@ final class Postgres {
               ours));
     }
     double ratio = Stats.median(ratios);
+    double commits = (double) used.commits() / stepCount;
+    double reads = (double) used.reads() / stepCount;
     report.add(
         new Row(
             "4",
@@ -171,16 +174,24 @@ final class Postgres {
             ratio,
             target(n),
             n == 8 ? Row.atLeast(ratio, 0.7) : "—",
-            n == 1
-                ? "WAL flush: two commits per step, each waits for its own flush"
-                : "WAL flush shared by concurrent commits; CPU: 8 runs and the server on 2 cores",
+            String.format(
+                Locale.ROOT,
+                n == 1
+                    ? "WAL flush: %.2f commits per step (counted), each one call (ratchet_commit)"
+                        + " that waits for its own flush; %.2f reads per step"
+                    : "WAL flush shared by concurrent commits, %.2f commits and %.2f reads per"
+                        + " step (counted); CPU: 8 runs and the server on 2 cores",
+                commits,
+                reads),
             true,
             String.format(
                 Locale.ROOT,
-                "%.2f checkpoint commits and %.2f read transactions per write step; per step and"
-                    + " run %.2f ms inside commit calls, %.2f ms inside reads, %.2f ms elsewhere",
-                (double) used.commits() / stepCount,
-                (double) used.reads() / stepCount,
+                "%.2f checkpoint commits and %.2f read transactions per write step; step latency"
+                    + " %s; per step and run %.2f ms inside commit calls, %.2f ms inside reads,"
+                    + " %.2f ms elsewhere",
+                commits,
+                reads,
+                Stats.p50p99(latency),
                 used.commitNanos() / 1e6 / stepCount,
                 used.readNanos() / 1e6 / stepCount,
                 (n * seconds * 1e9 - used.commitNanos() - used.readNanos()) / 1e6 / stepCount)));
@@ -191,7 +202,8 @@ final class Postgres {
   }
 
   private static String target(int n) {
-    return n == 8 ? "≥ 0.7× raw with 8 clients" : "—";
+    // Issue 9's; issue 16 set PostgreSQL's current targets against DBOS (figure 7).
+    return n == 8 ? "≥ 0.7× raw with 8 clients (issue 9)" : "—";
   }
 
   private static long total(List<Driver> drivers) {

@@ -8,8 +8,9 @@ package dev.ratchet.bench;
  * @param ratchet what Ratchet achieved, formatted with its unit
  * @param baseline the baseline, formatted with its unit (the same unit as {@code ratchet})
  * @param ratio {@code ratchet / baseline} as a number; NaN when not measured
- * @param target the goal from the issue, or "—"
- * @param verdict "meets", "does not meet", or "—" when there is no target
+ * @param target the issue's target (issue 16's goal and floor where it set them), or "—"
+ * @param verdict "meets the goal", "meets the floor", "meets", "does not meet", or "—" when there
+ *     is no target
  * @param boundBy what limits the figure on this machine (fsync, CPU, lock)
  * @param measured false for a figure this run could not measure (then {@code note} says why)
  */
@@ -37,5 +38,21 @@ public record Row(
   /** A verdict for "at most {@code goal}". */
   static String atMost(double value, double goal) {
     return value <= goal ? "meets" : "does not meet";
+  }
+
+  /** The target text of issue 16's rows: a goal to aim for and a floor that must hold. */
+  static String goalAndFloor(double goal, double floor) {
+    return String.format(java.util.Locale.ROOT, "goal ≥ %.1f×, floor %.1f×", goal, floor);
+  }
+
+  /**
+   * A verdict for "at least {@code goal}, and at least {@code floor} must hold" (issue 16): the
+   * goal met, only the floor met, or not met.
+   */
+  static String goalOrFloor(double value, double goal, double floor) {
+    if (value >= goal) {
+      return "meets the goal";
+    }
+    return value >= floor ? "meets the floor" : "does not meet";
   }
 }

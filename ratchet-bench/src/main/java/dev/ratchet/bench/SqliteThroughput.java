@@ -7,9 +7,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Figures 1, 2 and 6 on SQLite: checkpoint commits per second of one run, then of 1–64 concurrent
- * runs with group commit, each against raw single-row commits of the same size on the same file
- * measured in the same rounds; and the commits and transactions each write step costs.
+ * Figures 1, 2 and 6 on SQLite: write steps and checkpoint commits per second of one run, then of
+ * 1–64 concurrent runs with group commit, each against raw single-row commits of the same size on
+ * the same file measured in the same rounds; and the commits, transactions and reads each write
+ * step costs (counted, not assumed).
  */
 final class SqliteThroughput {
   private final HarnessConfig cfg;
@@ -58,7 +59,10 @@ final class SqliteThroughput {
       List<Double> rawRates = new ArrayList<>();
       List<Double> storeRates = new ArrayList<>();
       List<Double> ratchetRates = new ArrayList<>();
+      List<Double> stepRates = new ArrayList<>();
       List<Double> ratios = new ArrayList<>();
+      List<Double> stepRatios = new ArrayList<>();
+      List<Long> stepLatency = new ArrayList<>();
       List<Double> storeRatios = new ArrayList<>();
       List<Double> memoryCommitNanos = new ArrayList<>();
       BenchStore.Counts used = BenchStore.Counts.ZERO;
@@ -69,6 +73,7 @@ final class SqliteThroughput {
         double rawRate = 0;
         double storeRate = 0;
         double ratchetRate = 0;
+        double stepRate = 0;
         for (int k = 0; k < 4; k++) {
           int which = (k + r) % 4;
           if (which == 3) {
@@ -82,12 +87,13 @@ final class SqliteThroughput {
           } else {
             BenchStore.Counts before = s.counts();
             long steps0 = d.steps();
-            Timed t = Timed.parallel(1, cfg.roundMillis(), w -> d.writeStep());
+            Timed t = Timed.parallel(1, cfg.roundMillis(), w -> d.writeStep(), stepLatency);
             BenchStore.Counts delta = s.counts().minus(before);
             used = used.plus(delta);
             steps += d.steps() - steps0;
             long commits = delta.commits();
             ratchetRate = commits / t.seconds();
+            stepRate = (d.steps() - steps0) / t.seconds();
             ratchetSeconds += t.seconds();
             ratchetCommits += commits;
           }
@@ -95,17 +101,40 @@ final class SqliteThroughput {
         rawRates.add(rawRate);
         storeRates.add(storeRate);
         ratchetRates.add(ratchetRate);
+        stepRates.add(stepRate);
         ratios.add(ratchetRate / rawRate);
+        stepRatios.add(stepRate / rawRate);
         storeRatios.add(storeRate / rawRate);
         log.line(
             String.format(
                 Locale.ROOT,
-                "  round %d: raw %.0f/s, store alone %.0f/s, Ratchet %.0f/s",
+                "  round %d: raw %.0f/s, store alone %.0f/s, Ratchet %.0f commits/s, %.0f steps/s",
                 r,
                 rawRate,
                 storeRate,
-                ratchetRate));
+                ratchetRate,
+                stepRate));
       }
+      double stepRatio = Stats.median(stepRatios);
+      double commitsPerStep = (double) used.commits() / steps;
+      double readsPerStep = (double) used.reads() / steps;
+      report.add(
+          new Row(
+              "1",
+              "write steps/s, 1 run, SQLite (checkpoint ≈ " + size + " B)",
+              String.format(Locale.ROOT, "%,.0f steps/s", Stats.median(stepRates)),
+              perSecond(Stats.median(rawRates)) + " (raw single-row commits, same file)",
+              stepRatio,
+              Row.goalAndFloor(0.5, 0.3),
+              Row.goalOrFloor(stepRatio, 0.5, 0.3),
+              String.format(
+                  Locale.ROOT,
+                  "fsync: one WAL fsync per commit on both sides, %.2f commits and %.2f read"
+                      + " transactions per step (counted); CPU: validate, sign, adapter",
+                  commitsPerStep,
+                  readsPerStep),
+              true,
+              "step latency " + Stats.p50p99(stepLatency)));
       double ratio = Stats.median(ratios);
       report.add(
           new Row(
@@ -114,18 +143,20 @@ final class SqliteThroughput {
               perSecond(Stats.median(ratchetRates)),
               perSecond(Stats.median(rawRates)),
               ratio,
-              "≥ 0.8× raw",
-              Row.atLeast(ratio, 0.8),
+              "—",
+              "—",
               "fsync: one WAL fsync per commit on both sides; Ratchet adds CPU (validate, sign,"
-                  + " adapter) and reads (lease checks, key lookup) between its commits",
+                  + " adapter) and its counted reads between its commits",
               true,
               String.format(
                   Locale.ROOT,
-                  "%.0f write steps/s (2 checkpoint commits each); %.2f ms per commit against"
-                      + " %.2f ms raw. Per write step: %.2f ms inside the store's commit calls,"
-                      + " %.2f ms in %.1f read transactions (lease checks, lookups), %.2f ms"
-                      + " elsewhere (runtime CPU, adapter, scheduling)",
+                  "%.0f write steps/s (%.2f checkpoint commits each, counted); %.2f ms per"
+                      + " commit against %.2f ms raw. Per write step: %.2f ms inside the store's"
+                      + " commit calls, %.2f ms in %.2f read transactions, %.2f ms elsewhere"
+                      + " (runtime CPU, adapter, scheduling). Issue 9's target for this row"
+                      + " (≥ 0.8× raw) is superseded by issue 16's per write step (row above)",
                   steps / ratchetSeconds,
+                  commitsPerStep,
                   1e3 * ratchetSeconds / ratchetCommits,
                   1e3 / Stats.median(rawRates),
                   used.commitNanos() / 1e6 / steps,
@@ -182,12 +213,30 @@ final class SqliteThroughput {
                 + steps
                 + " steps)",
             String.format(Locale.ROOT, "%.2f", commits),
-            "1 (D11 steady state)",
+            "1 (D22 steady state)",
             commits,
-            "1 per step (D11)",
-            Row.atMost(commits, 1.0),
-            "protocol: the intent and the receipt are committed separately; D11's fold of the"
-                + " receipt into the next intent's commit is not implemented",
+            "1.00 (steady, no approval)",
+            // Two decimals, as printed: 1.00 meets it, 1.01 does not.
+            Row.atMost(Math.round(commits * 100) / 100.0, 1.0),
+            "protocol (D22): a write step commits its intent once; its receipt rides on the run's"
+                + " next commit",
+            true,
+            ""));
+    double reads = (double) used.reads() / steps;
+    report.add(
+        new Row(
+            "6",
+            "read transactions per write step, 1 run (from "
+                + used.reads()
+                + " reads / "
+                + steps
+                + " steps)",
+            String.format(Locale.ROOT, "%.2f", reads),
+            "1 (issue 16's bound)",
+            reads,
+            "≤ 1",
+            Row.atMost(reads, 1.0),
+            "lease validity is local (D22); store reads and lease checks counted together",
             true,
             ""));
     double tx = (double) (used.transactions() + used.leaseWrites()) / steps;
@@ -200,19 +249,14 @@ final class SqliteThroughput {
                 + used.leaseWrites()
                 + ")",
             String.format(Locale.ROOT, "%.3f", tx),
-            "1 (D11 steady state)",
+            "1 (D22 steady state)",
             tx,
             "—",
             "—",
             "each commit is its own transaction without group commit; lease renewals add one"
                 + " transaction per run every 15 s",
             true,
-            String.format(
-                Locale.ROOT,
-                "besides, %.2f read transactions per write step (lease checks, key and action-id"
-                    + " lookups): the runtime revalidates the lease in a read of its own before"
-                    + " every commit and adapter call (SPEC §5)",
-                (double) used.reads() / steps)));
+            ""));
   }
 
   /**
@@ -249,6 +293,9 @@ final class SqliteThroughput {
     List<Double> vsRawN = new ArrayList<>();
     List<Double> vsSingle = new ArrayList<>();
     List<Double> scaling = new ArrayList<>();
+    List<Double> stepRates = new ArrayList<>();
+    List<Double> stepsVsSingle = new ArrayList<>();
+    List<Double> rawOne = new ArrayList<>();
     BenchStore.Counts used = BenchStore.Counts.ZERO;
     long steps = 0;
     int kinds = n == 1 ? 2 : 4;
@@ -257,6 +304,7 @@ final class SqliteThroughput {
       double many = 0;
       double ours = 0;
       double alone = 0;
+      double stepRate = 0;
       for (int k = 0; k < kinds; k++) {
         int which = (k + r) % kinds;
         if (which == 0) {
@@ -269,6 +317,7 @@ final class SqliteThroughput {
           used = used.plus(delta);
           steps += steps(drivers) - steps0;
           ours = delta.commits() / t.seconds();
+          stepRate = (steps(drivers) - steps0) / t.seconds();
         } else if (which == 2) {
           many = Timed.parallel(n, cfg.roundMillis(), w -> raws.get(w).commitOne(body)).rate();
         } else {
@@ -286,6 +335,9 @@ final class SqliteThroughput {
       vsRawN.add(ours / many);
       vsSingle.add(ours / one);
       scaling.add(ours / alone);
+      stepRates.add(stepRate);
+      stepsVsSingle.add(stepRate / one);
+      rawOne.add(one);
       log.line(
           String.format(
               Locale.ROOT,
@@ -320,6 +372,24 @@ final class SqliteThroughput {
                 (double) used.transactions() / steps,
                 (double) used.commits() / used.transactions())));
     if (n == 16) {
+      double perStep = Stats.median(stepsVsSingle);
+      report.add(
+          new Row(
+              "2",
+              "write steps/s, 16 runs, group commit, SQLite",
+              String.format(Locale.ROOT, "%,.0f steps/s", Stats.median(stepRates)),
+              perSecond(Stats.median(rawOne)) + " (raw single writer)",
+              perStep,
+              Row.goalAndFloor(1.0, 0.5),
+              Row.goalOrFloor(perStep, 1.0, 0.5),
+              String.format(
+                  Locale.ROOT,
+                  "fsync per batch (mean %.1f commits); one writer lock; 16 threads on 2 cores;"
+                      + " %.2f commits per step",
+                  (double) used.commits() / used.transactions(),
+                  (double) used.commits() / steps),
+              true,
+              ""));
       double x = Stats.median(scaling);
       report.add(
           new Row(
@@ -328,7 +398,7 @@ final class SqliteThroughput {
               perSecond(Stats.median(ratchet)),
               "Ratchet, 1 run alone",
               x,
-              "≥ 3× 1 run",
+              "≥ 3× 1 run (issue 9)",
               Row.atLeast(x, 3.0),
               "batches amortise the fsync; then the single writer and 2 cores bound it",
               true,
@@ -339,7 +409,7 @@ final class SqliteThroughput {
               "6",
               "durable transactions per write step, 16 runs, group commit",
               String.format(Locale.ROOT, "%.3f", tx),
-              "1 (D11 steady state)",
+              "1 (D22 steady state)",
               tx,
               "—",
               "—",

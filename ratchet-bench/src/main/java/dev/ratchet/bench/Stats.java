@@ -34,4 +34,13 @@ final class Stats {
   static double medianOfLongs(List<Long> values) {
     return median(values.stream().map(Long::doubleValue).toList());
   }
+
+  /** "p50 x ms, p99 y ms" of durations in nanoseconds. */
+  static String p50p99(List<Long> nanos) {
+    return String.format(
+        java.util.Locale.ROOT,
+        "p50 %.2f ms, p99 %.2f ms",
+        quantile(nanos, 0.5) / 1e6,
+        quantile(nanos, 0.99) / 1e6);
+  }
 }

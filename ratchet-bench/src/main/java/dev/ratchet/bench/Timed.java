@@ -1,5 +1,7 @@
 package dev.ratchet.bench;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -19,6 +21,35 @@ record Timed(long ops, double seconds) {
   }
 
   static Timed parallel(int n, long millis, Op op) {
+    return parallel(n, millis, op, null);
+  }
+
+  /**
+   * As {@link #parallel(int, long, Op)}, and adds each operation's duration in nanoseconds to
+   * {@code latencies} (one timer pair per operation, kept per worker and merged at the end so the
+   * workers do not contend on a shared list).
+   */
+  static Timed parallel(int n, long millis, Op op, List<Long> latencies) {
+    List<List<Long>> perWorker = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      perWorker.add(new ArrayList<>());
+    }
+    Op measured =
+        latencies == null
+            ? op
+            : w -> {
+              long t0 = Stopwatch.nanos();
+              op.run(w);
+              perWorker.get(w).add(Stopwatch.nanos() - t0);
+            };
+    Timed t = run(n, millis, measured);
+    if (latencies != null) {
+      perWorker.forEach(latencies::addAll);
+    }
+    return t;
+  }
+
+  private static Timed run(int n, long millis, Op op) {
     long[] counts = new long[n];
     Thread[] threads = new Thread[n];
     CountDownLatch go = new CountDownLatch(1);

@@ -54,7 +54,8 @@ class HarnessSmokeTest {
   void commitsPerWriteStepIsCountedNotAssumed() {
     Report.CommitCounts c = report.commitCounts();
     assertThat(c.writeSteps()).isPositive();
-    // Each write step commits its intent and then its receipt: at least one commit each.
+    // Each write step commits its intent (D22: its receipt rides on the next commit): at least one
+    // commit each.
     assertThat(c.checkpointCommits()).isGreaterThanOrEqualTo(c.writeSteps());
     assertThat(c.transactions()).isPositive();
     Row perStep =
