@@ -12,6 +12,7 @@ import dev.ratchet.testkit.InMemoryWorkspace;
 import dev.ratchet.testkit.RuntimeFixture;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
@@ -54,24 +55,31 @@ final class ActingPath {
     } catch (RuntimeException e) {
       seen.add("exception " + e);
     }
-    seen.add("files " + ws.files());
-    seen.add("ledger " + ws.ledger());
+    seen.addAll(external(ws));
     return seen;
   }
 
   /**
    * Whether {@code got} ended in a refusal with another code than {@code CHECKPOINT} (a lookup that
-   * found nothing, for example a deleted receipt makes a replay an {@code IDEMPOTENCY_CONFLICT})
-   * with exactly the control's files and ledger: refused, fail-closed, without effect.
+   * found nothing, for example a deleted receipt makes a replay an {@code IDEMPOTENCY_CONFLICT}; a
+   * record whose flipped key takes the place of the next one makes the store refuse the commit)
+   * without effect: the files and ledger afterwards are the control's, or, when the refusal came
+   * before the effects the control's recovery made, exactly those of {@code before} the attempt.
    */
-  static boolean refusedWithoutEffect(List<String> got, List<String> control) {
+  static boolean refusedWithoutEffect(
+      List<String> got, List<String> control, InMemoryWorkspace before) {
     int n = got.size();
     int m = control.size();
-    return n >= 3
-        && m >= 2
-        && got.get(n - 3).startsWith(REFUSED_OTHER)
-        && got.get(n - 2).equals(control.get(m - 2))
-        && got.get(n - 1).equals(control.get(m - 1));
+    if (n < 3 || m < 2 || !got.get(n - 3).startsWith(REFUSED_OTHER)) {
+      return false;
+    }
+    List<String> after = got.subList(n - 2, n);
+    return after.equals(control.subList(m - 2, m)) || after.equals(external(before));
+  }
+
+  /** The workspace's files (by path) and ledger, as the last two entries of an attempt. */
+  static List<String> external(InMemoryWorkspace ws) {
+    return List.of("files " + new TreeMap<>(ws.files()), "ledger " + ws.ledger());
   }
 
   private static String step(Supplier<StepOutcome> s) {

@@ -196,11 +196,16 @@ final class TamperCampaign {
       t.inc("acting_refused");
     } else if (got.equals(controls.get(run))) {
       t.inc("acting_unchanged");
-    } else if (ActingPath.refusedWithoutEffect(got, controls.get(run))) {
+    } else if (ActingPath.refusedWithoutEffect(got, controls.get(run), pristine)) {
       t.inc("acting_refused_other");
     } else {
       t.inc("acting_used_tampered");
-      t.fail(where + ": the acting path used a tampered record: " + got);
+      t.fail(
+          where
+              + ": the acting path used a tampered record: "
+              + got
+              + "; the control: "
+              + controls.get(run));
     }
   }
 
