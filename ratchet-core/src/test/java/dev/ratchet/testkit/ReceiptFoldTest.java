@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ratchet.Run;
-import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
-import dev.ratchet.adapter.EffectKind;
 import dev.ratchet.adapter.ForwardingAdapter;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
@@ -207,47 +205,8 @@ class ReceiptFoldTest {
     @Override
     public List<ActionSpec> actionSpecs() {
       return delegate.actionSpecs().stream()
-          .map(s -> s.kind().equals("write_file") ? unreceipted(s) : s)
+          .map(s -> s.kind().equals("write_file") ? UnreceiptedSpec.of(s) : s)
           .toList();
-    }
-
-    private static ActionSpec unreceipted(ActionSpec s) {
-      return new ActionSpec() {
-        @Override
-        public String kind() {
-          return s.kind();
-        }
-
-        @Override
-        public ActionClass actionClass() {
-          return s.actionClass();
-        }
-
-        @Override
-        public String permission() {
-          return s.permission();
-        }
-
-        @Override
-        public String risk() {
-          return s.risk();
-        }
-
-        @Override
-        public void validateArguments(JsonObject arguments, String path) {
-          s.validateArguments(arguments, path);
-        }
-
-        @Override
-        public String target(JsonObject arguments) {
-          return s.target(arguments);
-        }
-
-        @Override
-        public EffectKind effectKind() {
-          return EffectKind.UNRECEIPTED;
-        }
-      };
     }
   }
 }

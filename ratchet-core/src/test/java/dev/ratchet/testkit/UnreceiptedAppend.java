@@ -1,12 +1,9 @@
 package dev.ratchet.testkit;
 
-import dev.ratchet.adapter.ActionClass;
 import dev.ratchet.adapter.ActionSpec;
-import dev.ratchet.adapter.EffectKind;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.adapter.ForwardingAdapter;
 import dev.ratchet.adapter.Receipt;
-import dev.ratchet.json.JsonObject;
 import java.util.List;
 import java.util.Optional;
 
@@ -23,51 +20,12 @@ public final class UnreceiptedAppend extends ForwardingAdapter {
   @Override
   public List<ActionSpec> actionSpecs() {
     return delegate.actionSpecs().stream()
-        .map(s -> "append_file".equals(s.kind()) ? unreceipted(s) : s)
+        .map(s -> "append_file".equals(s.kind()) ? UnreceiptedSpec.of(s) : s)
         .toList();
   }
 
   @Override
   public Optional<Receipt> lookup(String key) {
     return Optional.empty();
-  }
-
-  private static ActionSpec unreceipted(ActionSpec s) {
-    return new ActionSpec() {
-      @Override
-      public String kind() {
-        return s.kind();
-      }
-
-      @Override
-      public ActionClass actionClass() {
-        return s.actionClass();
-      }
-
-      @Override
-      public String permission() {
-        return s.permission();
-      }
-
-      @Override
-      public String risk() {
-        return s.risk();
-      }
-
-      @Override
-      public void validateArguments(JsonObject arguments, String path) {
-        s.validateArguments(arguments, path);
-      }
-
-      @Override
-      public String target(JsonObject arguments) {
-        return s.target(arguments);
-      }
-
-      @Override
-      public EffectKind effectKind() {
-        return EffectKind.UNRECEIPTED;
-      }
-    };
   }
 }
