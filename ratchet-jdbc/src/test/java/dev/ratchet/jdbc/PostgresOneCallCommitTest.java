@@ -192,37 +192,49 @@ class PostgresOneCallCommitTest {
 
   @Test
   void aWrongTokenWritesNothing() throws SQLException {
-    long k = count("ratchet_checkpoints");
-    long g = count("ratchet_generations");
-    CommitRequest r = run.next(2);
-    for (byte[] guess : List.of(new byte[32], run.lease.requireToken().hash().getBytes())) {
-      assertThat(call(r, guess, run.lease.version(), 3)).isEqualTo(0);
-    }
-    assertNothingWritten(k, g);
-    assertHolderStillCommits();
+    assertEachRefusedWithoutWriting(
+        r ->
+            List.of(
+                () -> call(r, new byte[32], run.lease.version(), 3),
+                () -> call(r, run.lease.requireToken().hash().getBytes(), run.lease.version(), 3)));
   }
 
   @Test
   void aWrongFenceWritesNothing() throws SQLException {
-    long k = count("ratchet_checkpoints");
-    long g = count("ratchet_generations");
-    CommitRequest r = run.next(2);
-    for (long version : List.of(run.lease.version() - 1, run.lease.version() + 1)) {
-      assertThat(call(r, token(), version, 3)).isEqualTo(0);
-    }
-    assertNothingWritten(k, g);
-    assertHolderStillCommits();
+    assertEachRefusedWithoutWriting(
+        r ->
+            List.of(
+                () -> call(r, token(), run.lease.version() - 1, 3),
+                () -> call(r, token(), run.lease.version() + 1, 3)));
   }
 
   @Test
   void aStaleOrFutureGenerationWritesNothing() throws SQLException {
+    assertEachRefusedWithoutWriting(
+        r ->
+            List.of(
+                () -> call(r, token(), run.lease.version(), 0),
+                () -> call(r, token(), run.lease.version(), 2),
+                () -> call(r, token(), run.lease.version(), 4)));
+  }
+
+  /** One call of the function as the worker, which may be refused by the server. */
+  @FunctionalInterface
+  private interface WorkerCall {
+    Object rows() throws SQLException;
+  }
+
+  /**
+   * Each call, made against the holder's next request, is refused (0 rows); nothing is written, and
+   * the holder still commits afterwards.
+   */
+  private void assertEachRefusedWithoutWriting(
+      java.util.function.Function<CommitRequest, List<WorkerCall>> calls) throws SQLException {
     long k = count("ratchet_checkpoints");
     long g = count("ratchet_generations");
-    CommitRequest r = run.next(2);
-    for (long expected : List.of(0L, 2L, 4L)) {
-      assertThat(call(r, token(), run.lease.version(), expected))
-          .as("expected " + expected)
-          .isEqualTo(0);
+    List<WorkerCall> refused = calls.apply(run.next(2));
+    for (int i = 0; i < refused.size(); i++) {
+      assertThat(refused.get(i).rows()).as("call " + i).isEqualTo(0);
     }
     assertNothingWritten(k, g);
     assertHolderStillCommits();
