@@ -95,33 +95,25 @@ public final class Side implements AutoCloseable {
 
   /** One write transaction; durable when it returns. */
   public <T> T write(String action, SqlWork<T> work) {
-    lockWriters();
-    try {
-      Connection c;
-      try {
-        requireOpen();
-        c = connections.writer();
-      } catch (SQLException e) {
-        throw Failures.sql(this, action, e);
-      }
-      boolean healthy = true;
-      try {
-        dialect.beginWrite(c);
-        T result = work.run(c);
-        dialect.commit(c);
-        return result;
-      } catch (SQLException e) {
-        healthy = dialect.rollback(c);
-        throw Failures.sql(this, action, e);
-      } catch (RuntimeException | Error e) {
-        healthy = dialect.rollback(c);
-        throw e;
-      } finally {
-        connections.doneWriting(c, healthy);
-      }
-    } finally {
-      unlockWriters();
-    }
+    return withWriter(
+        action,
+        c -> {
+          boolean healthy = true;
+          try {
+            dialect.beginWrite(c);
+            T result = work.run(c);
+            dialect.commit(c);
+            return result;
+          } catch (SQLException e) {
+            healthy = dialect.rollback(c);
+            throw Failures.sql(this, action, e);
+          } catch (RuntimeException | Error e) {
+            healthy = dialect.rollback(c);
+            throw e;
+          } finally {
+            connections.doneWriting(c, healthy);
+          }
+        });
   }
 
   /**
@@ -130,6 +122,34 @@ public final class Side implements AutoCloseable {
    * (reads after it, e.g. explaining a refusal, see committed data).
    */
   public <T> T statement(String action, SqlWork<T> work) {
+    return withWriter(
+        action,
+        c -> {
+          boolean healthy = true;
+          try {
+            c.setAutoCommit(true);
+            return work.run(c);
+          } catch (SQLException e) {
+            // A refused statement rolled itself back; only a broken connection (08xxx) is dropped.
+            String state = e.getSQLState();
+            healthy = state == null || !state.startsWith("08");
+            throw Failures.sql(this, action, e);
+          } finally {
+            healthy = restoreManualCommit(c) && healthy;
+            connections.doneWriting(c, healthy);
+          }
+        });
+  }
+
+  /**
+   * What a writer does with its borrowed connection; it must hand it back ({@code doneWriting}).
+   */
+  private interface WriterUse<T> {
+    T run(Connection c);
+  }
+
+  /** Borrows the writer connection under the writers' lock and runs {@code use} on it. */
+  private <T> T withWriter(String action, WriterUse<T> use) {
     lockWriters();
     try {
       Connection c;
@@ -139,19 +159,7 @@ public final class Side implements AutoCloseable {
       } catch (SQLException e) {
         throw Failures.sql(this, action, e);
       }
-      boolean healthy = true;
-      try {
-        c.setAutoCommit(true);
-        return work.run(c);
-      } catch (SQLException e) {
-        // A refused statement rolled itself back; only a broken connection (08xxx) is dropped.
-        String state = e.getSQLState();
-        healthy = state == null || !state.startsWith("08");
-        throw Failures.sql(this, action, e);
-      } finally {
-        healthy = restoreManualCommit(c) && healthy;
-        connections.doneWriting(c, healthy);
-      }
+      return use.run(c);
     } finally {
       unlockWriters();
     }
