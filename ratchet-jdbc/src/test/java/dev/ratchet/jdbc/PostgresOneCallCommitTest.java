@@ -112,11 +112,17 @@ class PostgresOneCallCommitTest {
   }
 
   /** Nothing moved: generation 3, six trace records, the same content and generation rows. */
-  private void assertNothingWritten(long checkpoints, long generations) throws SQLException {
+  /** The content and generation-log rows at one moment. */
+  private record Rows(long checkpoints, long generations) {}
+
+  private Rows rows() throws SQLException {
+    return new Rows(count("ratchet_checkpoints"), count("ratchet_generations"));
+  }
+
+  private void assertNothingWrittenSince(Rows before) throws SQLException {
     assertThat(store.load(TestRun.TASK, "run-a").orElseThrow().generation()).isEqualTo(3);
     assertThat(count("ratchet_records")).isEqualTo(6);
-    assertThat(count("ratchet_checkpoints")).isEqualTo(checkpoints);
-    assertThat(count("ratchet_generations")).isEqualTo(generations);
+    assertThat(rows()).isEqualTo(before);
   }
 
   private void assertHolderStillCommits() {
@@ -230,20 +236,18 @@ class PostgresOneCallCommitTest {
    */
   private void assertEachRefusedWithoutWriting(
       java.util.function.Function<CommitRequest, List<WorkerCall>> calls) throws SQLException {
-    long k = count("ratchet_checkpoints");
-    long g = count("ratchet_generations");
+    Rows before = rows();
     List<WorkerCall> refused = calls.apply(run.next(2));
     for (int i = 0; i < refused.size(); i++) {
       assertThat(refused.get(i).rows()).as("call " + i).isEqualTo(0);
     }
-    assertNothingWritten(k, g);
+    assertNothingWrittenSince(before);
     assertHolderStillCommits();
   }
 
   @Test
   void aRecordThatDoesNotContinueItsChainRollsTheWholeCallBack() throws SQLException {
-    long k = count("ratchet_checkpoints");
-    long g = count("ratchet_generations");
+    Rows before = rows();
     CommitRequest good = run.next(2);
     StoredRecord first = good.records().get(0);
     List<StoredRecord> forged =
@@ -257,21 +261,20 @@ class PostgresOneCallCommitTest {
       Throwable t = catchThrowable(() -> call(r, token(), run.lease.version(), 3));
       assertThat(t).as(bad.toString()).isInstanceOf(SQLException.class);
       assertThat(((SQLException) t).getSQLState()).isEqualTo("RT422");
-      assertNothingWritten(k, g);
+      assertNothingWrittenSince(before);
     }
     CommitRequest r =
         new CommitRequest(good.scope(), 3, run.lease, good.checkpoint(), List.of(forged.get(0)));
     Throwable t = catchThrowable(() -> store.commit(r));
     assertThat(t).isInstanceOf(RatchetException.class);
     assertThat(((RatchetException) t).code()).isEqualTo(ErrorCode.CONTRACT);
-    assertNothingWritten(k, g);
+    assertNothingWrittenSince(before);
     assertHolderStillCommits();
   }
 
   @Test
   void contentThatDoesNotHashToItsDigestIsRefused() throws SQLException {
-    long k = count("ratchet_checkpoints");
-    long g = count("ratchet_generations");
+    Rows before = rows();
     CommitRequest good = run.next(1);
     try (PreparedStatement ps =
         worker.prepareStatement(
@@ -284,7 +287,7 @@ class PostgresOneCallCommitTest {
       Throwable t = catchThrowable(ps::executeQuery);
       assertThat(((SQLException) t).getSQLState()).isEqualTo("22023");
     }
-    assertNothingWritten(k, g);
+    assertNothingWrittenSince(before);
     assertHolderStillCommits();
   }
 }
