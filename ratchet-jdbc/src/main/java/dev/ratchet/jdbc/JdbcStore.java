@@ -128,7 +128,7 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
   public Optional<StoredRecord> find(String taskId, String runId, RecordSet set, String key) {
     Objects.requireNonNull(set, "set");
     Objects.requireNonNull(key, "key");
-    return marks.read("finding a record", c -> Tables.find(c, taskId, runId, set, key));
+    return marks.readStatement("finding a record", c -> Tables.find(c, taskId, runId, set, key));
   }
 
   @Override

@@ -9,6 +9,8 @@ import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
+import dev.ratchet.store.RecordChain;
+import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -127,8 +129,7 @@ class PostgresOneCallCommitTest {
 
   private void assertHolderStillCommits() {
     assertThat(store.commit(run.next(1))).isEqualTo(new CommitResult.Committed(4));
-    assertThat(store.records(TestRun.TASK, "run-a", dev.ratchet.store.RecordSet.TRACE, 1, 100))
-        .hasSize(7);
+    assertThat(store.records(TestRun.TASK, "run-a", RecordSet.TRACE, 1, 100)).hasSize(7);
   }
 
   /**
@@ -171,8 +172,7 @@ class PostgresOneCallCommitTest {
           new CommitRequest(good.scope(), 3, later, good.checkpoint(), good.records());
       assertThat(store.commit(fenced)).isInstanceOf(CommitResult.Fenced.class);
       assertThat(store.commit(good)).isEqualTo(new CommitResult.Committed(4));
-      assertThat(store.records(TestRun.TASK, "run-a", dev.ratchet.store.RecordSet.TRACE, 1, 100))
-          .hasSize(8);
+      assertThat(store.records(TestRun.TASK, "run-a", RecordSet.TRACE, 1, 100)).hasSize(8);
     } finally {
       schema.exec(
           old.stream()
@@ -268,6 +268,24 @@ class PostgresOneCallCommitTest {
     Throwable t = catchThrowable(() -> store.commit(r));
     assertThat(t).isInstanceOf(RatchetException.class);
     assertThat(((RatchetException) t).code()).isEqualTo(ErrorCode.CONTRACT);
+    assertNothingWrittenSince(before);
+    assertHolderStillCommits();
+  }
+
+  @Test
+  void aChainedRecordThatRepeatsAKeyRollsTheWholeCallBack() throws SQLException {
+    Rows before = rows();
+    StoredRecord repeat =
+        RecordChain.append(run.trace, RecordSet.TRACE, "2", "{\"sequence\":7}"); // key 2 is held
+    CommitRequest good = run.next(1);
+    CommitRequest r =
+        new CommitRequest(good.scope(), 3, run.lease, good.checkpoint(), List.of(repeat));
+    Throwable raw = catchThrowable(() -> call(r, token(), run.lease.version(), 3));
+    assertThat(((SQLException) raw).getSQLState()).isEqualTo("23505");
+    assertNothingWrittenSince(before);
+    RatchetException e = (RatchetException) catchThrowable(() -> store.commit(r));
+    assertThat(e.code()).isEqualTo(ErrorCode.CONTRACT);
+    assertThat(e).hasMessageContaining("already exists").hasMessageContaining("trace, 2)");
     assertNothingWrittenSince(before);
     assertHolderStillCommits();
   }

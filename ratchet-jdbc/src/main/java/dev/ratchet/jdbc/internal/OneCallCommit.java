@@ -11,23 +11,27 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import org.postgresql.util.PSQLException;
 
 /**
- * PostgreSQL schema version 5 (ADR 0043): a whole commit of one run as one call of {@code
- * ratchet_commit}, so it costs one statement and one round trip. The function checks token, fence,
- * instance and generation (through {@code ratchet_advance}), recomputes each record's chain link
- * from the stored head, writes the content and prunes what retention no longer keeps. The SQL text
- * is constant, so pgjdbc's per-connection statement cache turns it into a named server-side
- * prepared statement after {@code prepareThreshold} (default 5) executions on a pooled connection
- * and from then on sends only Bind/Execute.
+ * PostgreSQL schema version 5, leaner since version 7 (ADR 0043): a whole commit of one run as one
+ * call of {@code ratchet_commit}, so it costs one statement and one round trip. The function checks
+ * token, fence, instance and generation, recomputes each record's chain link from the stored head,
+ * writes the content and prunes what retention no longer keeps. The SQL text is constant, so
+ * pgjdbc's per-connection statement cache turns it into a named server-side prepared statement
+ * after {@code prepareThreshold} (default 5) executions on a pooled connection and from then on
+ * sends only Bind/Execute.
  */
 final class OneCallCommit {
   static final String SQL =
       "SELECT o_rows, o_judged_at_ms FROM ratchet_commit"
           + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-  /** The function's refusal of a record (chain not continued, key repeated). */
+  /** The function's refusal of a record whose link does not continue its chain. */
   private static final String RECORD_REFUSED = "RT422";
+
+  /** A record whose key its set already holds (the unique index, since schema version 7). */
+  private static final String UNIQUE_VIOLATION = "23505";
 
   private OneCallCommit() {}
 
@@ -74,10 +78,23 @@ final class OneCallCommit {
         return new Writes.Advance(rs.getInt(1), rs.getLong(2));
       }
     } catch (SQLException e) {
-      if (RECORD_REFUSED.equals(e.getSQLState()) || "23505".equals(e.getSQLState())) {
+      if (RECORD_REFUSED.equals(e.getSQLState())) {
         throw RatchetException.contract(Failures.serverMessage(e));
+      }
+      if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        throw RatchetException.contract("a record's key already exists in its set: " + detail(e));
       }
       throw e;
     }
+  }
+
+  /** The server's detail ("Key (...)=(...) already exists."), else its message. */
+  private static String detail(SQLException e) {
+    if (e instanceof PSQLException p
+        && p.getServerErrorMessage() != null
+        && p.getServerErrorMessage().getDetail() != null) {
+      return p.getServerErrorMessage().getDetail();
+    }
+    return Failures.serverMessage(e);
   }
 }

@@ -202,6 +202,39 @@ public final class Side implements AutoCloseable {
     }
   }
 
+  /**
+   * A read of exactly one statement, which is its own consistent snapshot: run auto-committed, with
+   * no transaction around it (on PostgreSQL one round trip instead of four: isolation, query,
+   * commit). Reads of more than one statement use {@link #read}.
+   */
+  public <T> T readStatement(String action, SqlWork<T> work) {
+    Connection c;
+    try {
+      requireOpen();
+      c = connections.reader();
+    } catch (SQLException e) {
+      throw Failures.sql(this, action, e);
+    }
+    boolean healthy = true;
+    boolean manual = false;
+    try {
+      manual = !c.getAutoCommit();
+      if (manual) {
+        c.setAutoCommit(true);
+      }
+      return work.run(c);
+    } catch (SQLException e) {
+      String state = e.getSQLState();
+      healthy = state == null || !state.startsWith("08");
+      throw Failures.sql(this, action, e);
+    } finally {
+      if (manual) {
+        healthy = restoreManualCommit(c) && healthy;
+      }
+      connections.doneReading(c, healthy);
+    }
+  }
+
   private void lockWriters() {
     if (connections == null || connections.serialisesWriters()) {
       writeLock.lock();
