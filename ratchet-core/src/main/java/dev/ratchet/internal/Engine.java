@@ -41,6 +41,10 @@ import java.util.Optional;
  */
 public final class Engine {
   private final RunContext ctx;
+
+  /** The task's fingerprint, computed once: the invariants compare it on every commit. */
+  private final String taskFingerprint;
+
   private Lease lease;
   private long leaseSentNanos;
   private long generation;
@@ -60,6 +64,7 @@ public final class Engine {
 
   Engine(RunContext ctx, HeldLease held, long generation, RunState state) {
     this.ctx = ctx;
+    this.taskFingerprint = ctx.task().fingerprint();
     this.lease = held.lease();
     this.leaseSentNanos = held.sentNanos();
     this.generation = generation;
@@ -318,7 +323,7 @@ public final class Engine {
   private RunState draft(Op op) {
     op.b.sets.putAll(op.j.heads());
     RunState next = op.b.build();
-    Invariants.check(ctx, next);
+    Invariants.check(ctx, taskFingerprint, next);
     return next;
   }
 

@@ -17,9 +17,10 @@ import dev.ratchet.model.TaskSpec;
 final class Invariants {
   private Invariants() {}
 
-  public static void check(RunContext ctx, RunState s) {
+  /** {@code taskFingerprint} is {@code ctx.task().fingerprint()}, which a run computes once. */
+  public static void check(RunContext ctx, String taskFingerprint, RunState s) {
     try {
-      checkStrict(ctx, s);
+      checkStrict(ctx, taskFingerprint, s);
     } catch (RatchetException e) {
       if (e.code() == ErrorCode.CHECKPOINT) {
         throw e;
@@ -28,10 +29,10 @@ final class Invariants {
     }
   }
 
-  private static void checkStrict(RunContext ctx, RunState s) {
+  private static void checkStrict(RunContext ctx, String taskFingerprint, RunState s) {
     TaskSpec t = ctx.task();
     require(s.taskId().equals(t.taskId()), "task_id differs from the supplied task");
-    require(s.taskFingerprint().equals(t.fingerprint()), "task or policy changed (fingerprint)");
+    require(s.taskFingerprint().equals(taskFingerprint), "task or policy changed (fingerprint)");
     require(s.taskVersion().equals(t.taskVersion()), "task_version differs");
     require(s.policyId().equals(t.policyId()), "policy_id differs");
     require(s.policyVersion().equals(t.policyVersion()), "policy_version differs");

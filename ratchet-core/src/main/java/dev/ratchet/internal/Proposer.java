@@ -33,12 +33,7 @@ final class Proposer {
 
   Proposal propose(Action action, Cause cause) {
     engine.reached(WriteLifecycle.Step.BEGIN);
-    Engine.Op op = engine.begin();
-    Gates.beforeProposal(engine, op);
-    if (cause != null) {
-      Causes.record(engine, op, cause);
-    }
-    op.b.usage = op.b.usage.withProposals(op.b.usage.proposals() + 1);
+    Engine.Op op = opening(cause);
     try {
       return guarded(op, action);
     } catch (RatchetException e) {
@@ -48,15 +43,49 @@ final class Proposer {
           || e.code() == ErrorCode.STORE_UNAVAILABLE) {
         throw e;
       }
-      JsonObject.Builder detail = JsonObject.builder().put("error_code", e.code().name());
-      if (Refusals.of(e) != null) {
-        detail.put(Refusals.FIELD, Refusals.of(e));
+      RatchetException refusal = e;
+      if (usedBefore(action)) {
+        // Refused as before the store was asked: a fresh operation, nothing of this proposal kept.
+        op = opening(cause);
+        refusal = alreadyUsed(action);
       }
-      op.trace(action.actionId(), action.kind(), Outcomes.rejection(e.code()), detail.build());
+      JsonObject.Builder detail = JsonObject.builder().put("error_code", refusal.code().name());
+      if (Refusals.of(refusal) != null) {
+        detail.put(Refusals.FIELD, Refusals.of(refusal));
+      }
+      op.trace(
+          action.actionId(), action.kind(), Outcomes.rejection(refusal.code()), detail.build());
       engine.budgetClose(op);
       engine.commit(op);
-      throw e;
+      throw refusal;
     }
+  }
+
+  /**
+   * The operation a proposal starts with: gates passed, its cause recorded, the proposal counted.
+   */
+  private Engine.Op opening(Cause cause) {
+    Engine.Op op = engine.begin();
+    Gates.beforeProposal(engine, op);
+    if (cause != null) {
+      Causes.record(engine, op, cause);
+    }
+    op.b.usage = op.b.usage.withProposals(op.b.usage.proposals() + 1);
+    return op;
+  }
+
+  /**
+   * Whether the run used this action id before. Asked only once a proposal failed (ADR 0044): on
+   * the way to a commit the id's record rides on it, and the store's unique key refuses a used id
+   * (the commit writes nothing), so an accepted proposal reads nothing.
+   */
+  private boolean usedBefore(Action action) {
+    return engine.find(RecordSet.ACTION_IDS, action.actionId()).isPresent();
+  }
+
+  private static RatchetException alreadyUsed(Action action) {
+    return RatchetException.contract(
+        "action.action_id: '" + action.actionId() + "' was already used in this run");
   }
 
   private Proposal guarded(Engine.Op op, Action action) {
@@ -66,10 +95,7 @@ final class Proposer {
               + op.b.pending.action().actionId()
               + "): execute or reconcile it first");
     }
-    if (engine.has(op, RecordSet.ACTION_IDS, action.actionId())) {
-      throw RatchetException.contract(
-          "action.action_id: '" + action.actionId() + "' was already used in this run");
-    }
+    // No read here (ADR 0044): a used id is refused by the store when this op commits.
     op.j.append(
         RecordSet.ACTION_IDS,
         action.actionId(),

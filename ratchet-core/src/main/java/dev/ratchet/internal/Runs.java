@@ -172,7 +172,7 @@ public final class Runs {
       }
     }
     RecordAuth.verifyTips(ctx.store(), s);
-    Invariants.check(ctx, s);
+    Invariants.check(ctx, ctx.task().fingerprint(), s);
     CompletionEvidence.check(ctx, s);
     return d;
   }

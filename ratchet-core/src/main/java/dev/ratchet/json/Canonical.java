@@ -65,8 +65,10 @@ public final class Canonical {
   }
 
   private static void writeString(String s, StringBuilder out) {
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
+    // Most strings need no escape: copy the run before the first character that does in one go.
+    int plain = plainPrefix(s);
+    out.append('"').append(s, 0, plain);
+    for (int i = plain; i < s.length(); i++) {
       char c = s.charAt(i);
       switch (c) {
         case '"' -> out.append("\\\"");
@@ -95,6 +97,17 @@ public final class Canonical {
       }
     }
     out.append('"');
+  }
+
+  /** The length of the longest prefix of {@code s} written as it is (no escape, no surrogate). */
+  private static int plainPrefix(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c == '"' || c == '\\' || Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return s.length();
   }
 
   /** Lowercase hex SHA-256 of the canonical bytes of {@code value}. */

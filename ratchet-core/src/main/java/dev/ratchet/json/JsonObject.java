@@ -20,15 +20,24 @@ public final class JsonObject implements JsonValue {
 
   /** Copies the map; rejects null keys or values. */
   public static JsonObject of(Map<String, ? extends JsonValue> members) {
-    LinkedHashMap<String, JsonValue> copy = new LinkedHashMap<>();
+    LinkedHashMap<String, JsonValue> copy = sized(members.size());
     members.forEach(
         (k, v) -> {
-          if (k == null || v == null) {
-            throw new IllegalArgumentException("null key or value in JSON object");
-          }
+          requireMember(k, v);
           copy.put(k, v);
         });
     return new JsonObject(Collections.unmodifiableMap(copy));
+  }
+
+  /** A map that holds {@code n} members without rehashing. */
+  private static LinkedHashMap<String, JsonValue> sized(int n) {
+    return new LinkedHashMap<>(Math.max(16, (int) (n / 0.75f) + 1));
+  }
+
+  private static void requireMember(String key, JsonValue value) {
+    if (key == null || value == null) {
+      throw new IllegalArgumentException("null key or value in JSON object");
+    }
   }
 
   public static Builder builder() {
@@ -53,16 +62,19 @@ public final class JsonObject implements JsonValue {
 
   /** A copy with one member added or replaced. */
   public JsonObject with(String key, JsonValue value) {
-    LinkedHashMap<String, JsonValue> copy = new LinkedHashMap<>(members);
+    requireMember(key, value); // the members held are checked already: copy them once
+    LinkedHashMap<String, JsonValue> copy = sized(members.size() + 1);
+    copy.putAll(members);
     copy.put(key, value);
-    return of(copy);
+    return new JsonObject(Collections.unmodifiableMap(copy));
   }
 
   /** A copy without one member. */
   public JsonObject without(String key) {
-    LinkedHashMap<String, JsonValue> copy = new LinkedHashMap<>(members);
+    LinkedHashMap<String, JsonValue> copy = sized(members.size());
+    copy.putAll(members);
     copy.remove(key);
-    return of(copy);
+    return new JsonObject(Collections.unmodifiableMap(copy));
   }
 
   @Override

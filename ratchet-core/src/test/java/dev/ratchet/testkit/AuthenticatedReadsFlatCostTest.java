@@ -2,6 +2,7 @@ package dev.ratchet.testkit;
 
 import static dev.ratchet.testkit.Scenarios.read;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratchet.Run;
 import dev.ratchet.model.Budgets;
@@ -53,7 +54,7 @@ class AuthenticatedReadsFlatCostTest {
     }
   }
 
-  private record Cost(List<Long> recovery, List<Long> lookup) {}
+  private record Cost(List<Long> recovery, List<Long> newId, List<Long> lookup) {}
 
   private static Cost costAt(int steps) {
     ManualClock clock = new ManualClock(Instant.parse("2026-07-18T09:00:00Z"));
@@ -73,8 +74,15 @@ class AuthenticatedReadsFlatCostTest {
     try (Run run = f.ratchet("w2").resume(task, "run-1", ws)) {
       List<Long> afterRecovery = store.snapshot();
       run.propose(run.action("new-id", "read_file", read("app.py")));
+      List<Long> afterNewId = store.snapshot();
+      // A used id is refused by the commit's unique key; only then is the id looked up (ADR 0044).
+      assertThatThrownBy(() -> run.propose(run.action("a1", "read_file", read("app.py"))))
+          .hasMessageContaining("'a1' was already used");
       List<Long> afterLookup = store.snapshot();
-      return new Cost(minus(afterRecovery, before), minus(afterLookup, afterRecovery));
+      return new Cost(
+          minus(afterRecovery, before),
+          minus(afterNewId, afterRecovery),
+          minus(afterLookup, afterNewId));
     }
   }
 
@@ -87,9 +95,12 @@ class AuthenticatedReadsFlatCostTest {
     Cost ten = costAt(10);
     Cost tenThousand = costAt(10_000);
     assertThat(tenThousand.recovery()).isEqualTo(ten.recovery());
+    assertThat(tenThousand.newId()).isEqualTo(ten.newId());
     assertThat(tenThousand.lookup()).isEqualTo(ten.lookup());
-    // Recovery reads each non-empty set's tip (at most two records per set); a lookup one key.
+    // Recovery reads each non-empty set's tip (at most two records per set); an accepted
+    // proposal reads nothing; a refused one looks its id up once.
     assertThat(ten.recovery().get(2)).isBetween(1L, 2L * RecordSet.values().length);
-    assertThat(ten.lookup().get(0)).isPositive();
+    assertThat(ten.newId().get(0)).isZero();
+    assertThat(ten.lookup().get(0)).isEqualTo(1L);
   }
 }

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * SPEC D22, "no read per call": the lease is trusted locally between renewals, counted from when
  * the grant or renewal request was sent; a steady write step asks the lease store nothing and reads
- * the store at most once. The test counts store operations, never time.
+ * nothing from the store (ADR 0044: a used action id is refused by the commit, looked up only once
+ * a proposal failed). The test counts store operations, never time.
  */
 class StoreCallsPerStepTest {
 
@@ -143,7 +144,7 @@ class StoreCallsPerStepTest {
   }
 
   @Test
-  void aSteadyWriteStepAsksTheLeaseStoreNothingAndReadsAtMostOnce() {
+  void aSteadyWriteStepAsksTheLeaseStoreNothingAndReadsNothing() {
     try (Run run = f.ratchet("w1").start(task, "run-1", ws)) {
       step(run, 0);
       long reads = counting.reads;
@@ -154,9 +155,38 @@ class StoreCallsPerStepTest {
       }
       assertThat(counting.leaseChecks).isZero();
       assertThat(counting.renewals).isZero();
-      assertThat(counting.reads - reads).isLessThanOrEqualTo(steps);
+      assertThat(counting.reads - reads).isZero(); // ADR 0044: a used id is the commit's to refuse
       assertThat(counting.commits - commits).isEqualTo(steps); // D22: the receipt rides along
       assertThat(ws.ledger()).hasSize(steps + 1);
+    }
+  }
+
+  @Test
+  void aUsedActionIdIsRefusedByTheCommitThenLookedUpOnceAndTheCarriedReceiptStillLands() {
+    try (Run run = f.ratchet("w1").start(task, "run-1", ws)) {
+      step(run, 0);
+      step(run, 1); // w1's receipt now rides on the run's next commit (D22)
+      long reads = counting.reads;
+      long commits = counting.commits;
+      long proposals = run.state().usage().proposals();
+      Throwable t =
+          catchThrowable(
+              () -> run.propose(run.action("w0", "write_file", write("app.py", "again\n"))));
+      assertThat(t)
+          .isInstanceOf(RatchetException.class)
+          .hasMessageContaining("'w0' was already used");
+      assertThat(((RatchetException) t).code()).isEqualTo(ErrorCode.CONTRACT);
+      assertThat(counting.reads - reads).isEqualTo(1); // the lookup, after the refused commit
+      assertThat(counting.commits - commits).isEqualTo(2); // refused by the store, then the refusal
+      assertThat(run.state().pending()).isNull();
+      assertThat(run.state().usage().proposals()).isEqualTo(proposals + 1);
+      String key = ws.ledger().get(1);
+      assertThat(counting.inner.find(task.taskId(), "run-1", RecordSet.RECEIPTS, key)).isPresent();
+      List<StoredRecord> trace =
+          counting.inner.records(task.taskId(), "run-1", RecordSet.TRACE, 1, 1000);
+      assertThat(trace.get(trace.size() - 1).body()).contains("\"w0\"").contains("CONTRACT");
+      step(run, 2);
+      assertThat(ws.ledger()).hasSize(3);
     }
   }
 
