@@ -44,9 +44,10 @@ final class StepCounts {
             String.format(Locale.ROOT, "%.2f", reads),
             "1 (issue 16's bound)",
             reads,
-            "≤ 1",
+            "≤ 1 (0 if you can)",
             Row.atMost(reads, 1.0),
-            "lease validity is local (D22); store reads and lease checks counted together",
+            "lease validity is local (D22); a used action id is the commit's to refuse (ADR 0044);"
+                + " store reads and lease checks counted together",
             true,
             ""));
     double tx = (double) (used.transactions() + used.leaseWrites()) / steps;
