@@ -130,9 +130,7 @@ public final class Side implements AutoCloseable {
             c.setAutoCommit(true);
             return work.run(c);
           } catch (SQLException e) {
-            // A refused statement rolled itself back; only a broken connection (08xxx) is dropped.
-            String state = e.getSQLState();
-            healthy = state == null || !state.startsWith("08");
+            healthy = stillUsable(e);
             throw Failures.sql(this, action, e);
           } finally {
             healthy = restoreManualCommit(c) && healthy;
@@ -165,6 +163,22 @@ public final class Side implements AutoCloseable {
     }
   }
 
+  /** A refused statement rolled itself back; only a broken connection (08xxx) is dropped. */
+  private static boolean stillUsable(SQLException e) {
+    String state = e.getSQLState();
+    return state == null || !state.startsWith("08");
+  }
+
+  /** Borrows a reader connection of an open store. */
+  private Connection reader(String action) {
+    try {
+      requireOpen();
+      return connections.reader();
+    } catch (SQLException e) {
+      throw Failures.sql(this, action, e);
+    }
+  }
+
   private static boolean restoreManualCommit(Connection c) {
     try {
       c.setAutoCommit(false);
@@ -176,13 +190,7 @@ public final class Side implements AutoCloseable {
 
   /** One read snapshot on a reader connection. */
   public <T> T read(String action, SqlWork<T> work) {
-    Connection c;
-    try {
-      requireOpen();
-      c = connections.reader();
-    } catch (SQLException e) {
-      throw Failures.sql(this, action, e);
-    }
+    Connection c = reader(action);
     boolean healthy = false;
     try {
       dialect.beginRead(c);
@@ -208,13 +216,7 @@ public final class Side implements AutoCloseable {
    * commit). Reads of more than one statement use {@link #read}.
    */
   public <T> T readStatement(String action, SqlWork<T> work) {
-    Connection c;
-    try {
-      requireOpen();
-      c = connections.reader();
-    } catch (SQLException e) {
-      throw Failures.sql(this, action, e);
-    }
+    Connection c = reader(action);
     boolean healthy = true;
     boolean manual = false;
     try {
@@ -224,8 +226,7 @@ public final class Side implements AutoCloseable {
       }
       return work.run(c);
     } catch (SQLException e) {
-      String state = e.getSQLState();
-      healthy = state == null || !state.startsWith("08");
+      healthy = stillUsable(e);
       throw Failures.sql(this, action, e);
     } finally {
       if (manual) {
