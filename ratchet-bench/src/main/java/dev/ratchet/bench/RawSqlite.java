@@ -17,15 +17,22 @@ import org.sqlite.SQLiteConfig;
  */
 final class RawSqlite implements AutoCloseable {
   private final Connection c;
+  private final PreparedStatement begin;
   private final PreparedStatement insert;
-  private final Statement control;
+  private final PreparedStatement commit;
+  private final PreparedStatement rollback;
 
   private RawSqlite(Connection c) throws SQLException {
     this.c = c;
-    this.control = c.createStatement();
-    control.execute(
-        "CREATE TABLE IF NOT EXISTS bench_raw (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+    try (Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TABLE IF NOT EXISTS bench_raw (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+    }
+    // Every statement compiled once, as the store's statement cache does.
+    this.begin = c.prepareStatement("BEGIN IMMEDIATE");
     this.insert = c.prepareStatement("INSERT INTO bench_raw (body) VALUES (?)");
+    this.commit = c.prepareStatement("COMMIT");
+    this.rollback = c.prepareStatement("ROLLBACK");
   }
 
   /** A connection to {@code file} (the store's file: WAL is already set there and persistent). */
@@ -35,6 +42,7 @@ final class RawSqlite implements AutoCloseable {
     // and a starved writer should show as a low rate, not as a failed run.
     config.setBusyTimeout(120_000);
     config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+    config.setGetGeneratedKeys(false); // as the store: no "SELECT last_insert_rowid()" per INSERT
     try {
       Connection c = config.createConnection("jdbc:sqlite:" + file.toAbsolutePath());
       c.setAutoCommit(true);
@@ -50,13 +58,13 @@ final class RawSqlite implements AutoCloseable {
   /** One durable transaction that inserts one row holding {@code body}. */
   void commitOne(String body) {
     try {
-      control.execute("BEGIN IMMEDIATE");
+      begin.execute();
       try {
         insert.setString(1, body);
         insert.executeUpdate();
-        control.execute("COMMIT");
+        commit.execute();
       } catch (SQLException e) {
-        control.execute("ROLLBACK");
+        rollback.execute();
         throw e;
       }
     } catch (SQLException e) {

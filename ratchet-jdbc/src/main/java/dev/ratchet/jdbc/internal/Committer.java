@@ -8,8 +8,8 @@ import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -255,9 +255,10 @@ public final class Committer {
     return new CommitStats(transactions.get(), requests.get(), largest.get(), prunesDeferred.get());
   }
 
+  /** Prepared, so a SQLite writer's {@link StatementCache} compiles each savepoint verb once. */
   private static void execute(Connection c, String sql) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.execute(sql);
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.execute();
     }
   }
 }

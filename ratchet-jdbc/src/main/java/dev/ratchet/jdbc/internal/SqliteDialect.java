@@ -5,6 +5,7 @@ import dev.ratchet.jdbc.OpenMode;
 import dev.ratchet.jdbc.StoreOptions;
 import java.nio.file.Files;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -56,6 +57,9 @@ final class SqliteDialect implements Dialect {
       config.setReadOnly(true); // SQLITE_OPEN_READONLY: SQLite itself refuses every write
     }
     config.setBusyTimeout((int) options.busyTimeout().toMillis());
+    // The store never asks for generated keys; left on, the driver runs an extra
+    // "SELECT last_insert_rowid()" after every INSERT.
+    config.setGetGeneratedKeys(false);
     config.setSynchronous(
         options.synchronous() == StoreOptions.Synchronous.FULL
             ? SQLiteConfig.SynchronousMode.FULL
@@ -63,7 +67,7 @@ final class SqliteDialect implements Dialect {
     Connection c = config.createConnection("jdbc:sqlite:" + db.file());
     try {
       c.setAutoCommit(true);
-      return c;
+      return StatementCache.wrap(c);
     } catch (SQLException | RuntimeException e) {
       c.close();
       throw e;
@@ -178,9 +182,10 @@ final class SqliteDialect implements Dialect {
         && (m.contains("UNIQUE constraint") || m.contains("PRIMARY KEY constraint"));
   }
 
+  /** Prepared, so the connection's {@link StatementCache} compiles each bracket once. */
   private static void execute(Connection c, String sql) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.execute(sql);
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.execute();
     }
   }
 }
