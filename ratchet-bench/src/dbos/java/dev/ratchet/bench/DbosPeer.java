@@ -23,7 +23,7 @@ public final class DbosPeer implements Peer {
 
   /** The workflow: N steps, each returning its output; the latency of each step is recorded. */
   public interface Steps {
-    int run(int steps, int outputBytes);
+    int run(int steps, String output);
   }
 
   /** The registered implementation; DBOS calls it through its proxy. */
@@ -37,13 +37,12 @@ public final class DbosPeer implements Peer {
 
     @Override
     @Workflow(name = "ratchetBenchSteps")
-    public int run(int steps, int outputBytes) {
-      String filler = "x".repeat(outputBytes);
+    public int run(int steps, String output) {
       int total = 0;
       for (int i = 0; i < steps; i++) {
         int n = i;
         long t0 = Stopwatch.nanos();
-        String out = dbos.runStep(() -> n + ":" + filler, "step");
+        String out = dbos.runStep(() -> n + ":" + output, "step");
         latencies.add(Stopwatch.nanos() - t0);
         total += out.length();
       }
@@ -84,14 +83,14 @@ public final class DbosPeer implements Peer {
   }
 
   @Override
-  public double round(int n, int steps, int outputBytes, List<Long> latencies) throws Exception {
+  public double round(int n, int steps, String output, List<Long> latencies) throws Exception {
     impl.latencies.clear();
     Stopwatch watch = Stopwatch.start();
     List<WorkflowHandle<Integer, RuntimeException>> handles = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       String id = "bench-" + (workflows++) + "-" + Long.toString(Stopwatch.nanos(), 36);
       handles.add(
-          dbos.startWorkflow(() -> proxy.run(steps, outputBytes), new StartWorkflowOptions(id)));
+          dbos.startWorkflow(() -> proxy.run(steps, output), new StartWorkflowOptions(id)));
     }
     for (WorkflowHandle<Integer, RuntimeException> h : handles) {
       h.getResult();

@@ -28,6 +28,8 @@ final class CountingStore implements CheckpointStore {
   private final AtomicLong readNanos = new AtomicLong();
   private final AtomicLong commitNanos = new AtomicLong();
 
+  private volatile String lastCheckpoint = "";
+
   CountingStore(CheckpointStore delegate) {
     this.delegate = delegate;
   }
@@ -55,6 +57,11 @@ final class CountingStore implements CheckpointStore {
     return commitNanos.get();
   }
 
+  /** The text of the last checkpoint committed (a real one, for baselines that need its bytes). */
+  String lastCheckpoint() {
+    return lastCheckpoint;
+  }
+
   long records() {
     return records.get();
   }
@@ -70,6 +77,7 @@ final class CountingStore implements CheckpointStore {
     commitNanos.addAndGet(Stopwatch.nanos() - t0);
     commits.incrementAndGet();
     checkpointBytes.addAndGet(request.checkpoint().getBytes(StandardCharsets.UTF_8).length);
+    lastCheckpoint = request.checkpoint();
     records.addAndGet(request.records().size());
     for (StoredRecord rec : request.records()) {
       recordBytes.addAndGet(rec.body().getBytes(StandardCharsets.UTF_8).length);

@@ -15,11 +15,11 @@ interface Peer extends AutoCloseable {
   String guarantee();
 
   /**
-   * Runs {@code n} workflows at once, each of {@code steps} steps whose recorded output is {@code
-   * outputBytes} long; returns the wall-clock seconds until all finished and adds each step's
-   * latency (ns) to {@code latencies}.
+   * Runs {@code n} workflows at once, each of {@code steps} steps whose recorded output is the
+   * step's number and {@code output}; returns the wall-clock seconds until all finished and adds
+   * each step's latency (ns) to {@code latencies}.
    */
-  double round(int n, int steps, int outputBytes, List<Long> latencies) throws Exception;
+  double round(int n, int steps, String output, List<Long> latencies) throws Exception;
 
   @Override
   void close();

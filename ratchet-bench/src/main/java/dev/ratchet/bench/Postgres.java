@@ -46,7 +46,7 @@ final class Postgres {
     return v == null || v.isBlank() ? fallback : v;
   }
 
-  void run(int checkpointBytes) {
+  void run(int checkpointBytes, String checkpointSample) {
     String schema = "ratchet_bench_" + Long.toString(Stopwatch.nanos() & Long.MAX_VALUE, 36);
     try (Connection admin = connect(ADMIN)) {
       exec(
@@ -58,7 +58,7 @@ final class Postgres {
           "ALTER TABLE " + schema + ".bench_raw OWNER TO " + OWNER);
       Peer peer = Peer.dbos(URL, ADMIN, log).orElse(null);
       try {
-        measure(schema, checkpointBytes, peer);
+        measure(schema, likeCheckpoint(checkpointSample, checkpointBytes), peer);
       } finally {
         if (peer != null) {
           peer.close();
@@ -84,7 +84,23 @@ final class Postgres {
     }
   }
 
-  private void measure(String schema, int checkpointBytes, Peer peer) throws Exception {
+  /**
+   * {@code bytes} characters of a real checkpoint (repeated if it is shorter): what a baseline
+   * writes "of Ratchet's checkpoint size". PostgreSQL compresses a value above about 2 KB (TOAST),
+   * so a filler of one repeated letter would be stored in a few dozen bytes and not be that size.
+   */
+  static String likeCheckpoint(String sample, int bytes) {
+    if (sample.isEmpty()) {
+      throw new IllegalArgumentException("no checkpoint sample to size the baseline with");
+    }
+    StringBuilder b = new StringBuilder(bytes + sample.length());
+    while (b.length() < bytes) {
+      b.append(sample);
+    }
+    return b.substring(0, bytes);
+  }
+
+  private void measure(String schema, String body, Peer peer) throws Exception {
     Database owner = Database.postgres(URL, OWNER, PASSWORD).withSchema(schema).withPoolSize(16);
     JdbcStore.open(
             owner,
@@ -92,7 +108,6 @@ final class Postgres {
                 .withOpenMode(OpenMode.CREATE))
         .close();
     PostgresAccess.grantWorker(owner, WORKER);
-    String body = "x".repeat(checkpointBytes);
     try (BenchStore s = new BenchStore(owner.as(WORKER, PASSWORD), false, cfg.contentChars())) {
       for (int n : RUNS) {
         List<Driver> drivers = new ArrayList<>();
@@ -107,7 +122,7 @@ final class Postgres {
           Timed.parallel(n, Math.max(1, cfg.warmupMillis() / 3), w -> drivers.get(w).writeStep());
           rounds(s, n, drivers, raws, body);
           if (peer != null) {
-            new PeerRounds(cfg, report, log).run(n, s, drivers, peer, checkpointBytes);
+            new PeerRounds(cfg, report, log).run(n, s, drivers, peer, body);
           }
         } finally {
           for (RawClient r : raws) {
