@@ -14,10 +14,10 @@ import java.util.List;
 import org.postgresql.util.PSQLException;
 
 /**
- * PostgreSQL schema version 5, leaner since version 7 (ADR 0043): a whole commit of one run as one
- * call of {@code ratchet_commit}, so it costs one statement and one round trip. The function checks
- * token, fence, instance and generation, recomputes each record's chain link from the stored head,
- * writes the content and prunes what retention no longer keeps. The SQL text is constant, so
+ * PostgreSQL schema version 5, leaner since versions 7 and 8 (ADR 0043): a whole commit of one run
+ * as one call of {@code ratchet_commit}, so it costs one statement and one round trip. The function
+ * checks token, fence, instance and generation, recomputes each record's chain link from the stored
+ * head, writes the content and prunes what retention no longer keeps. The SQL text is constant, so
  * pgjdbc's per-connection statement cache turns it into a named server-side prepared statement
  * after {@code prepareThreshold} (default 5) executions on a pooled connection and from then on
  * sends only Bind/Execute.

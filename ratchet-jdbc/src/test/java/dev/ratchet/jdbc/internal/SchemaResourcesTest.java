@@ -31,14 +31,20 @@ class SchemaResourcesTest {
               "5a52f2c3ac17f2193312a5042264c21ab8b03760f76427fa269ab60f4e1024ab",
               "9f4a38fa348f98aec9bc91cf8369af097f4c0e57c13fb09ead79a2a11290e444",
               "c82439b96e99b05b6ba7f95efc32f1d6156f3f77b50c26ee039ba0f1b14b7513",
-              "d6ec28f83473990ca1446eb04179b964433f567b2a693c0d4fd552fbfea05057"),
+              "d6ec28f83473990ca1446eb04179b964433f567b2a693c0d4fd552fbfea05057",
+              "c68d652939d31a0a5b3ab82af9dcd95305d2c2a74d2b2c6f154599b5a78b0b87",
+              "f41e5332ac84ff039149c1e8cd3a1296343d20397d55c32db4cffedf64938e77",
+              "39e42422a3cbc2f89fecade6d673bc2cf9b80e953aeda36ae0c0b43fc79ce9d0"),
           "postgresql",
           List.of(
               "05dfd6a646ab15ed2faf6a3f9acf9b7c45dbfd97ef647cd92ede5713bfdea96d",
               "8e0e00a0a1ecd2e7df20b6d46d4c9b4b11de5d1ee1fb57ca33651c77f0910efb",
               "9ff77a38668423a0ab2836b3317b5e4d43a47038b62e0cfbf9aa76b9aa2b67eb",
               "462a0b380bd0db4a1880ecdff031dbcb78c505f20b34188c4db362d6f06f2a59",
-              "285f90e705829306e889a9996338a69e8ef5b0d324cc7e192103dcf7a7cf0bc8"));
+              "285f90e705829306e889a9996338a69e8ef5b0d324cc7e192103dcf7a7cf0bc8",
+              "ddd23ff0c8c4f4f4a0b2d03dd8b3780b2cb56a525b039835a116c95a940ae6b2",
+              "6cb6ed77182f2b0023bb9f889465a5bbc581c8e5640b426807e5df8f891c76b1",
+              "6048bb1f7f9ea75b57c1e24db3b0126c1806dd7f858b1f4201c5bd21b12549ab"));
 
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgresql"})

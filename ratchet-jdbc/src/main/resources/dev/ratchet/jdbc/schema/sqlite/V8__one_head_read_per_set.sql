@@ -1,0 +1,5 @@
+-- SQLite schema, version 8 (issue 16): no change. PostgreSQL's version 8 changes how ratchet_commit
+-- reads set heads; SQLite keeps its commit's statements in Java (docs/store.md "Statements per
+-- commit"). The file exists so that one version number names one release on both dialects.
+-- Released: never edit this file; add the next version instead.
+-- description: no change (PostgreSQL version 8 reads each set head once)
