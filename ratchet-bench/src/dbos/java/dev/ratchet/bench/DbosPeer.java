@@ -78,6 +78,11 @@ public final class DbosPeer implements Peer {
   }
 
   @Override
+  public String database() {
+    return DATABASE;
+  }
+
+  @Override
   public String guarantee() {
     return "DBOS: each step's output recorded once, at-least-once execution";
   }

@@ -11,6 +11,9 @@ import java.util.Optional;
 interface Peer extends AutoCloseable {
   String PEER_CLASS = "dev.ratchet.bench.DbosPeer";
 
+  /** The database the peer keeps its state in, on the same server (figure 7's CPU rows). */
+  String database();
+
   /** What the peer promises per step, for the table's notes. */
   String guarantee();
 

@@ -24,7 +24,14 @@ final class PeerRounds {
     this.log = log;
   }
 
-  void run(int n, BenchStore store, List<Driver> drivers, Peer peer, String checkpointLike)
+  void run(
+      int n,
+      BenchStore store,
+      List<Driver> drivers,
+      Peer peer,
+      String checkpointLike,
+      CpuMeter meter,
+      String ourDatabase)
       throws Exception {
     int steps = "full".equals(cfg.mode()) ? 1_000 : 20;
     String[] outputs = {"x".repeat(SMALL_OUTPUT), checkpointLike};
@@ -34,20 +41,27 @@ final class PeerRounds {
     BenchStore.Counts used = BenchStore.Counts.ZERO;
     long ourSteps = 0;
     List<List<Long>> theirLatency = List.of(new ArrayList<>(), new ArrayList<>());
+    CpuMeter.Usage ourCpu = CpuMeter.Usage.ZERO;
+    List<CpuMeter.Usage> theirCpu =
+        new ArrayList<>(List.of(CpuMeter.Usage.ZERO, CpuMeter.Usage.ZERO));
     for (int r = 0; r < cfg.rounds(); r++) {
       for (int k = 0; k < 3; k++) {
         int arm = (k + r) % 3;
         if (arm == 0) {
           long before = total(drivers);
           BenchStore.Counts counted = store.counts();
+          CpuMeter.Sample cpu = meter.read();
           Timed t =
               Timed.parallel(n, cfg.roundMillis(), w -> drivers.get(w).writeStep(), ourLatency);
+          ourCpu = ourCpu.plus(meter.read().since(cpu));
           used = used.plus(store.counts().minus(counted));
           ourSteps += total(drivers) - before;
           ours.add((total(drivers) - before) / t.seconds());
         } else {
           int o = arm - 1;
+          CpuMeter.Sample cpu = meter.read();
           double seconds = peer.round(n, steps, outputs[o], theirLatency.get(o));
+          theirCpu.set(o, theirCpu.get(o).plus(meter.read().since(cpu)));
           theirs.get(o).add(n * (double) steps / seconds);
         }
       }
@@ -104,6 +118,15 @@ final class PeerRounds {
                   Stats.quantile(theirLatency.get(o), 0.5) / 1e6,
                   Stats.quantile(theirLatency.get(o), 0.99) / 1e6,
                   peer.guarantee())));
+    }
+    for (int o = 0; o < 2; o++) {
+      report.add(
+          CpuRow.of(
+              n,
+              steps,
+              outputs[o].length(),
+              new CpuRow.Cost(ourCpu, ourDatabase, ourSteps),
+              new CpuRow.Cost(theirCpu.get(o), peer.database(), (long) cfg.rounds() * n * steps)));
     }
   }
 

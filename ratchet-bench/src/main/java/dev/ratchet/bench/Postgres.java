@@ -8,11 +8,14 @@ import dev.ratchet.jdbc.StoreOptions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -58,7 +61,7 @@ final class Postgres {
           "ALTER TABLE " + schema + ".bench_raw OWNER TO " + OWNER);
       Peer peer = Peer.dbos(URL, ADMIN, log).orElse(null);
       try {
-        measure(schema, likeCheckpoint(checkpointSample, checkpointBytes), peer);
+        measure(schema, likeCheckpoint(checkpointSample, checkpointBytes), peer, admin);
       } finally {
         if (peer != null) {
           peer.close();
@@ -100,7 +103,8 @@ final class Postgres {
     return b.substring(0, bytes);
   }
 
-  private void measure(String schema, String body, Peer peer) throws Exception {
+  private void measure(String schema, String body, Peer peer, Connection admin) throws Exception {
+    CpuMeter meter = new CpuMeter(CpuMeter.PROC, () -> serverProcesses(admin));
     Database owner = Database.postgres(URL, OWNER, PASSWORD).withSchema(schema).withPoolSize(16);
     JdbcStore.open(
             owner,
@@ -122,7 +126,8 @@ final class Postgres {
           Timed.parallel(n, Math.max(1, cfg.warmupMillis() / 3), w -> drivers.get(w).writeStep());
           rounds(s, n, drivers, raws, body);
           if (peer != null) {
-            new PeerRounds(cfg, report, log).run(n, s, drivers, peer, body);
+            new PeerRounds(cfg, report, log)
+                .run(n, s, drivers, peer, body, meter, admin.getCatalog());
           }
         } finally {
           for (RawClient r : raws) {
@@ -243,6 +248,26 @@ final class Postgres {
     p.setProperty("password", PASSWORD);
     p.setProperty("connectTimeout", "3");
     return DriverManager.getConnection(URL, p);
+  }
+
+  /**
+   * The server's processes now, pid to database ("" for the WAL writer and the others without one),
+   * the admin connection's own backend left out.
+   */
+  static Map<Integer, String> serverProcesses(Connection admin) {
+    Map<Integer, String> pids = new HashMap<>();
+    try (Statement s = admin.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT pid, coalesce(datname, '') FROM pg_stat_activity"
+                    + " WHERE pid <> pg_backend_pid()")) {
+      while (rs.next()) {
+        pids.put(rs.getInt(1), rs.getString(2));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot list the server's processes: " + e.getMessage(), e);
+    }
+    return pids;
   }
 
   private static void exec(Connection c, String... statements) throws SQLException {
