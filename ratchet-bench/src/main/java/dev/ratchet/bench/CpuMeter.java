@@ -4,6 +4,10 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -39,10 +43,10 @@ final class CpuMeter {
   }
 
   /** A server process's database and its on-CPU nanoseconds so far. */
-  record Process(String database, long nanos) {}
+  record ServerProcess(String database, long nanos) {}
 
   /** A point in time: the JVM's CPU so far, and each visible server process's. */
-  record Sample(long clientNanos, Optional<Map<Integer, Process>> server) {
+  record Sample(long clientNanos, Optional<Map<Integer, ServerProcess>> server) {
     /**
      * What the phase from {@code earlier} to this sample cost: a process in both samples counts its
      * difference, one that started within the phase all of its time.
@@ -51,8 +55,8 @@ final class CpuMeter {
       Optional<Map<String, Long>> byDatabase = Optional.empty();
       if (server.isPresent() && earlier.server.isPresent()) {
         Map<String, Long> sums = new HashMap<>();
-        for (Map.Entry<Integer, Process> e : server.get().entrySet()) {
-          Process before = earlier.server.get().get(e.getKey());
+        for (Map.Entry<Integer, ServerProcess> e : server.get().entrySet()) {
+          ServerProcess before = earlier.server.get().get(e.getKey());
           long spent =
               before == null || !before.database().equals(e.getValue().database())
                   ? e.getValue().nanos()
@@ -85,6 +89,26 @@ final class CpuMeter {
     }
   }
 
+  /**
+   * The server's processes now, listed through {@code admin}: pid to database ("" for the WAL
+   * writer and the others without one), the admin connection's own backend left out.
+   */
+  static Map<Integer, String> listedBy(Connection admin) {
+    Map<Integer, String> pids = new HashMap<>();
+    try (Statement s = admin.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT pid, coalesce(datname, '') FROM pg_stat_activity"
+                    + " WHERE pid <> pg_backend_pid()")) {
+      while (rs.next()) {
+        pids.put(rs.getInt(1), rs.getString(2));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot list the server's processes: " + e.getMessage(), e);
+    }
+    return pids;
+  }
+
   Sample read() {
     return new Sample(jvmNanos(), server());
   }
@@ -98,15 +122,15 @@ final class CpuMeter {
   }
 
   /** Every listed server process this machine shows, with its CPU so far; empty if none. */
-  Optional<Map<Integer, Process>> server() {
-    Map<Integer, Process> seen = new HashMap<>();
+  Optional<Map<Integer, ServerProcess>> server() {
+    Map<Integer, ServerProcess> seen = new HashMap<>();
     serverProcesses
         .get()
         .forEach(
             (pid, database) -> {
               try {
                 long n = onCpuNanos(Files.readString(proc.resolve(pid + "/schedstat")));
-                seen.put(pid, new Process(database, n));
+                seen.put(pid, new ServerProcess(database, n));
               } catch (IOException e) {
                 // Not on this machine, or it ended between the listing and the read.
               }

@@ -67,18 +67,12 @@ final class CpuRow {
     double theirMs = theirs.totalMs(server);
     return new Row(
         "7",
-        String.format(
-            Locale.ROOT,
-            "CPU per write step (%s), %d %s vs DBOS %d %s of %,d steps, outputs of %d B",
-            server
+        "CPU per write step ("
+            + (server
                 ? "harness JVM + its database's server processes"
-                : "harness JVM; server not visible",
-            n,
-            n == 1 ? "run" : "runs",
-            n,
-            n == 1 ? "workflow" : "workflows",
-            workflowSteps,
-            outputBytes),
+                : "harness JVM; server not visible")
+            + "), "
+            + PeerRounds.sides(n, workflowSteps, outputBytes),
         ours.describe(server),
         theirs.describe(server) + " (DBOS)",
         ourMs / theirMs,

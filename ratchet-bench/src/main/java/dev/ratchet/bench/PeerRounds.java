@@ -41,6 +41,7 @@ final class PeerRounds {
     BenchStore.Counts used = BenchStore.Counts.ZERO;
     long ourSteps = 0;
     List<List<Long>> theirLatency = List.of(new ArrayList<>(), new ArrayList<>());
+    long[] theirSteps = new long[2];
     CpuMeter.Usage ourCpu = CpuMeter.Usage.ZERO;
     List<CpuMeter.Usage> theirCpu =
         new ArrayList<>(List.of(CpuMeter.Usage.ZERO, CpuMeter.Usage.ZERO));
@@ -62,6 +63,7 @@ final class PeerRounds {
           CpuMeter.Sample cpu = meter.read();
           double seconds = peer.round(n, steps, outputs[o], theirLatency.get(o));
           theirCpu.set(o, theirCpu.get(o).plus(meter.read().since(cpu)));
+          theirSteps[o] += (long) n * steps;
           theirs.get(o).add(n * (double) steps / seconds);
         }
       }
@@ -87,16 +89,10 @@ final class PeerRounds {
       report.add(
           new Row(
               "7",
-              String.format(
-                  Locale.ROOT,
-                  "write steps/s, %d %s vs DBOS %d %s of %,d steps, outputs of %d B%s, PostgreSQL",
-                  n,
-                  n == 1 ? "run" : "runs",
-                  n,
-                  n == 1 ? "workflow" : "workflows",
-                  steps,
-                  outputs[o].length(),
-                  o == 0 ? "" : " (a real checkpoint's bytes)"),
+              "write steps/s, "
+                  + sides(n, steps, outputs[o].length())
+                  + (o == 0 ? "" : " (a real checkpoint's bytes)")
+                  + ", PostgreSQL",
               String.format(Locale.ROOT, "%,.0f steps/s", Stats.median(ours)),
               String.format(Locale.ROOT, "%,.0f steps/s (DBOS)", Stats.median(theirs.get(o))),
               ratio,
@@ -126,8 +122,21 @@ final class PeerRounds {
               steps,
               outputs[o].length(),
               new CpuRow.Cost(ourCpu, ourDatabase, ourSteps),
-              new CpuRow.Cost(theirCpu.get(o), peer.database(), (long) cfg.rounds() * n * steps)));
+              new CpuRow.Cost(theirCpu.get(o), peer.database(), theirSteps[o])));
     }
+  }
+
+  /** "N runs vs DBOS N workflows of S steps, outputs of B B": the pairing a figure 7 row names. */
+  static String sides(int n, int workflowSteps, int outputBytes) {
+    return String.format(
+        Locale.ROOT,
+        "%d %s vs DBOS %d %s of %,d steps, outputs of %d B",
+        n,
+        n == 1 ? "run" : "runs",
+        n,
+        n == 1 ? "workflow" : "workflows",
+        workflowSteps,
+        outputBytes);
   }
 
   private static long total(List<Driver> drivers) {

@@ -8,14 +8,11 @@ import dev.ratchet.jdbc.StoreOptions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -104,7 +101,7 @@ final class Postgres {
   }
 
   private void measure(String schema, String body, Peer peer, Connection admin) throws Exception {
-    CpuMeter meter = new CpuMeter(CpuMeter.PROC, () -> serverProcesses(admin));
+    CpuMeter meter = new CpuMeter(CpuMeter.PROC, () -> CpuMeter.listedBy(admin));
     Database owner = Database.postgres(URL, OWNER, PASSWORD).withSchema(schema).withPoolSize(16);
     JdbcStore.open(
             owner,
@@ -248,26 +245,6 @@ final class Postgres {
     p.setProperty("password", PASSWORD);
     p.setProperty("connectTimeout", "3");
     return DriverManager.getConnection(URL, p);
-  }
-
-  /**
-   * The server's processes now, pid to database ("" for the WAL writer and the others without one),
-   * the admin connection's own backend left out.
-   */
-  static Map<Integer, String> serverProcesses(Connection admin) {
-    Map<Integer, String> pids = new HashMap<>();
-    try (Statement s = admin.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT pid, coalesce(datname, '') FROM pg_stat_activity"
-                    + " WHERE pid <> pg_backend_pid()")) {
-      while (rs.next()) {
-        pids.put(rs.getInt(1), rs.getString(2));
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot list the server's processes: " + e.getMessage(), e);
-    }
-    return pids;
   }
 
   private static void exec(Connection c, String... statements) throws SQLException {
