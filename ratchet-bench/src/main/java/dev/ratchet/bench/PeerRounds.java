@@ -8,8 +8,9 @@ import java.util.Locale;
  * Figure 7: Ratchet's write steps beside a peer's workflow steps on the same PostgreSQL server, in
  * interleaved rounds: in every round Ratchet's N runs make write steps for one round's time, then
  * the peer runs N workflows of 1,000 steps (20 in smoke mode) with small outputs and with outputs
- * of Ratchet's checkpoint size, made of a real checkpoint's bytes (the order rotates). Each ratio
- * is the median of per-round ratios.
+ * of Ratchet's checkpoint size, made of a real checkpoint's bytes, and figure 4's bound writes the
+ * rows of N runs' write steps alone ({@link StepRows}) for one round's time (the order rotates),
+ * after untimed rounds of each. Each ratio is the median of per-round ratios.
  */
 final class PeerRounds {
   private static final int SMALL_OUTPUT = 16;
@@ -28,6 +29,7 @@ final class PeerRounds {
       int n,
       BenchStore store,
       List<Driver> drivers,
+      List<StepRows> rows,
       Peer peer,
       String checkpointLike,
       CpuMeter meter,
@@ -36,6 +38,7 @@ final class PeerRounds {
     int steps = "full".equals(cfg.mode()) ? 1_000 : 20;
     String[] outputs = {"x".repeat(SMALL_OUTPUT), checkpointLike};
     List<Double> ours = new ArrayList<>();
+    List<Double> alone = new ArrayList<>();
     List<List<Double>> theirs = List.of(new ArrayList<>(), new ArrayList<>());
     List<Long> ourLatency = new ArrayList<>();
     BenchStore.Counts used = BenchStore.Counts.ZERO;
@@ -45,10 +48,19 @@ final class PeerRounds {
     CpuMeter.Usage ourCpu = CpuMeter.Usage.ZERO;
     List<CpuMeter.Usage> theirCpu =
         new ArrayList<>(List.of(CpuMeter.Usage.ZERO, CpuMeter.Usage.ZERO));
+    // Ratchet's runs were warmed before figure 4; the peer and the rows alone are warmed here, so
+    // no side's first rounds are its JIT's (DBOS's first workflows run at a third of its speed).
+    Stopwatch warming = Stopwatch.start();
+    for (int i = 0; i < 2 || warming.elapsedSeconds() * 1000 < cfg.warmupMillis(); i++) {
+      peer.round(n, steps, outputs[i % 2], new ArrayList<>());
+    }
+    Timed.parallel(n, Math.max(1, cfg.warmupMillis() / 3), w -> rows.get(w).commitOne());
     for (int r = 0; r < cfg.rounds(); r++) {
-      for (int k = 0; k < 3; k++) {
-        int arm = (k + r) % 3;
-        if (arm == 0) {
+      for (int k = 0; k < 4; k++) {
+        int arm = (k + r) % 4;
+        if (arm == 3) {
+          alone.add(Timed.parallel(n, cfg.roundMillis(), w -> rows.get(w).commitOne()).rate());
+        } else if (arm == 0) {
           long before = total(drivers);
           BenchStore.Counts counted = store.counts();
           CpuMeter.Sample cpu = meter.read();
@@ -70,11 +82,12 @@ final class PeerRounds {
       log.line(
           String.format(
               Locale.ROOT,
-              "  peer %d at once, round %d: Ratchet %.0f steps/s, peer %.0f (small) %.0f (%d B)"
-                  + " steps/s",
+              "  peer %d at once, round %d: Ratchet %.0f steps/s, the rows alone %.0f, peer %.0f"
+                  + " (small) %.0f (%d B) steps/s",
               n,
               r,
               ours.get(r),
+              alone.get(r),
               theirs.get(0).get(r),
               theirs.get(1).get(r),
               checkpointLike.length()));
@@ -115,6 +128,7 @@ final class PeerRounds {
                   Stats.quantile(theirLatency.get(o), 0.99) / 1e6,
                   peer.guarantee())));
     }
+    report.add(rowsAloneRow(n, steps, rows.get(0), alone, theirs.get(1), checkpointLike.length()));
     for (int o = 0; o < 2; o++) {
       report.add(
           CpuRow.of(
@@ -124,6 +138,40 @@ final class PeerRounds {
               new CpuRow.Cost(ourCpu, ourDatabase, ourSteps),
               new CpuRow.Cost(theirCpu.get(o), peer.database(), theirSteps[o])));
     }
+  }
+
+  /**
+   * Figure 4's bound against DBOS with checkpoint-sized outputs, in the same rounds: what the rows
+   * of a write step cost alone, with no store checks and no runtime, over DBOS's one insert.
+   */
+  private static Row rowsAloneRow(
+      int n, int steps, StepRows rows, List<Double> alone, List<Double> dbos, int outputBytes) {
+    List<Double> ratios = new ArrayList<>();
+    for (int r = 0; r < alone.size(); r++) {
+      ratios.add(alone.get(r) / dbos.get(r));
+    }
+    return new Row(
+        "7",
+        String.format(
+            Locale.ROOT,
+            "the rows of a write step alone (figure 4's bound: %s), %d %s vs DBOS %d %s of %,d"
+                + " steps, outputs of %d B",
+            rows.shape(),
+            n,
+            n == 1 ? "client" : "clients",
+            n,
+            n == 1 ? "workflow" : "workflows",
+            steps,
+            outputBytes),
+        String.format(Locale.ROOT, "%,.0f steps/s", Stats.median(alone)),
+        String.format(Locale.ROOT, "%,.0f steps/s (DBOS)", Stats.median(dbos)),
+        Stats.median(ratios),
+        "—",
+        "—",
+        "no store checks, no runtime: the most Ratchet's ratio above could reach with this data"
+            + " model on this server",
+        true,
+        "");
   }
 
   /** "N runs vs DBOS N workflows of S steps, outputs of B B": the pairing a figure 7 row names. */

@@ -43,6 +43,12 @@ class HarnessSmokeTest {
     }
     assertThat(rows.stream().filter(Row::measured).map(Row::figure))
         .contains("1", "2", "3", "5", "6");
+    if (rows.stream().anyMatch(r -> r.figure().equals("4") && r.measured())) {
+      // Figure 4's bound beside each of its PostgreSQL rows: the rows of a step written alone.
+      assertThat(rows.stream().filter(Row::measured).map(Row::measure))
+          .anyMatch(m -> m.startsWith("the rows of a write step alone, 1 client: a mark,"))
+          .anyMatch(m -> m.startsWith("the rows of a write step alone, 8 clients: a mark,"));
+    }
     String table = report.toMarkdown();
     assertThat(table)
         .contains("| # | measure | Ratchet | raw baseline (same run) | ratio |")
