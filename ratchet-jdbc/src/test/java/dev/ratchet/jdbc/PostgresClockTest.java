@@ -92,6 +92,52 @@ class PostgresClockTest {
     }
   }
 
+  /**
+   * Schema version 9: the planner inlines the clock where it is called (no per-call parse and plan
+   * of its body), and its qualified names leave a hostile search_path nothing to shadow.
+   */
+  @Test
+  void theClockIsInlinedAndNoSearchPathChangesIt() throws SQLException {
+    StringBuilder plan = new StringBuilder();
+    try (Statement s = admin.createStatement();
+        ResultSet rs = s.executeQuery("EXPLAIN (VERBOSE, COSTS OFF) SELECT ratchet_now_ms()")) {
+      while (rs.next()) {
+        plan.append(rs.getString(1)).append('\n');
+      }
+    }
+    assertThat(plan.toString()).contains("clock_timestamp()").doesNotContain("ratchet_now_ms");
+    String shadow = SCHEMA.get().name + "_shadow";
+    try (Statement s = admin.createStatement()) {
+      // A function and an operator that would win an unqualified lookup on this search_path.
+      s.execute("CREATE SCHEMA " + shadow);
+      s.execute(
+          "CREATE FUNCTION "
+              + shadow
+              + ".clock_timestamp() RETURNS timestamptz LANGUAGE sql"
+              + " AS $$ SELECT timestamptz '2000-01-01' $$");
+      s.execute(
+          "CREATE FUNCTION "
+              + shadow
+              + ".times(double precision, integer) RETURNS double precision LANGUAGE sql"
+              + " AS $$ SELECT 0::double precision $$");
+      s.execute(
+          "CREATE OPERATOR "
+              + shadow
+              + ".* (FUNCTION = "
+              + shadow
+              + ".times, LEFTARG = double precision, RIGHTARG = integer)");
+      try {
+        s.execute("SET search_path = " + shadow + ", " + SCHEMA.get().name + ", pg_catalog");
+        long before = System.currentTimeMillis();
+        long now = databaseNow();
+        assertThat(now).isBetween(before - 60_000, System.currentTimeMillis() + 60_000);
+      } finally {
+        s.execute("SET search_path = " + SCHEMA.get().name);
+        s.execute("DROP SCHEMA " + shadow + " CASCADE");
+      }
+    }
+  }
+
   @Test
   void expiryIsTheDatabaseTimePlusTheTtlWhateverTheWorkersClockSays() throws SQLException {
     Duration ttl = Duration.ofMinutes(10);

@@ -34,7 +34,8 @@ class SchemaResourcesTest {
               "d6ec28f83473990ca1446eb04179b964433f567b2a693c0d4fd552fbfea05057",
               "c68d652939d31a0a5b3ab82af9dcd95305d2c2a74d2b2c6f154599b5a78b0b87",
               "f41e5332ac84ff039149c1e8cd3a1296343d20397d55c32db4cffedf64938e77",
-              "39e42422a3cbc2f89fecade6d673bc2cf9b80e953aeda36ae0c0b43fc79ce9d0"),
+              "39e42422a3cbc2f89fecade6d673bc2cf9b80e953aeda36ae0c0b43fc79ce9d0",
+              "a401b3afaa639197aabef8b141f22da11650cf234d3088d393f3675f388355c6"),
           "postgresql",
           List.of(
               "05dfd6a646ab15ed2faf6a3f9acf9b7c45dbfd97ef647cd92ede5713bfdea96d",
@@ -44,7 +45,8 @@ class SchemaResourcesTest {
               "285f90e705829306e889a9996338a69e8ef5b0d324cc7e192103dcf7a7cf0bc8",
               "ddd23ff0c8c4f4f4a0b2d03dd8b3780b2cb56a525b039835a116c95a940ae6b2",
               "6cb6ed77182f2b0023bb9f889465a5bbc581c8e5640b426807e5df8f891c76b1",
-              "6048bb1f7f9ea75b57c1e24db3b0126c1806dd7f858b1f4201c5bd21b12549ab"));
+              "6048bb1f7f9ea75b57c1e24db3b0126c1806dd7f858b1f4201c5bd21b12549ab",
+              "0c1d48e3088118f3ba8148ab6847f1d169bfa71e8930064365677718697022cb"));
 
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgresql"})

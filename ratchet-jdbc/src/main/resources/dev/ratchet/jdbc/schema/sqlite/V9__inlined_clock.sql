@@ -1,0 +1,5 @@
+-- SQLite schema, version 9 (issue 16): no change. PostgreSQL's version 9 makes its clock function
+-- inlinable; SQLite's store reads the clock in Java. The file exists so that one version number
+-- names one release on both dialects.
+-- Released: never edit this file; add the next version instead.
+-- description: no change (PostgreSQL version 9 inlines its clock function)
