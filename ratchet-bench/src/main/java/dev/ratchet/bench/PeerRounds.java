@@ -150,7 +150,7 @@ final class PeerRounds {
     for (int r = 0; r < alone.size(); r++) {
       ratios.add(alone.get(r) / dbos.get(r));
     }
-    return new Row(
+    return Row.untargeted(
         "7",
         String.format(
             Locale.ROOT,
@@ -166,12 +166,8 @@ final class PeerRounds {
         String.format(Locale.ROOT, "%,.0f steps/s", Stats.median(alone)),
         String.format(Locale.ROOT, "%,.0f steps/s (DBOS)", Stats.median(dbos)),
         Stats.median(ratios),
-        "—",
-        "—",
         "no store checks, no runtime: the most Ratchet's ratio above could reach with this data"
-            + " model on this server",
-        true,
-        "");
+            + " model on this server");
   }
 
   /** "N runs vs DBOS N workflows of S steps, outputs of B B": the pairing a figure 7 row names. */

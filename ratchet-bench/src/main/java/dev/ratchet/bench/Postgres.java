@@ -208,7 +208,7 @@ final class Postgres {
               least));
     }
     report.add(
-        new Row(
+        Row.untargeted(
             "4",
             String.format(
                 Locale.ROOT,
@@ -220,12 +220,8 @@ final class Postgres {
             String.format(Locale.ROOT, "%,.0f steps/s", Stats.median(alone)),
             String.format(Locale.ROOT, "%,.0f commits/s", Stats.median(raw)),
             Stats.median(aloneRatios),
-            "—",
-            "—",
             "the least a store of this data model writes per step: bounds Ratchet's ratio here,"
-                + " and against DBOS (figure 7) this ratio over DBOS's",
-            true,
-            ""));
+                + " and against DBOS (figure 7) this ratio over DBOS's"));
     double ratio = Stats.median(ratios);
     double commits = (double) used.commits() / stepCount;
     double reads = (double) used.reads() / stepCount;

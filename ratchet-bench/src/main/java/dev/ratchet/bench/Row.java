@@ -30,6 +30,17 @@ public record Row(
     return new Row(figure, measure, "—", "—", Double.NaN, target, "—", "—", false, why);
   }
 
+  /** A measured row with no target of its own (a bound, a breakdown): no verdict, no note. */
+  static Row untargeted(
+      String figure,
+      String measure,
+      String ratchet,
+      String baseline,
+      double ratio,
+      String boundBy) {
+    return new Row(figure, measure, ratchet, baseline, ratio, "—", "—", boundBy, true, "");
+  }
+
   /** A verdict for "at least {@code goal}". */
   static String atLeast(double value, double goal) {
     return value >= goal ? "meets" : "does not meet";

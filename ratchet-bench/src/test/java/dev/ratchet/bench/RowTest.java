@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** Issue 16's verdicts: the goal and the floor are each met at their boundary, not below it. */
+/**
+ * Issue 16's verdicts: the goal and the floor are each met at their boundary, not below it; a row
+ * with no target of its own claims no verdict.
+ */
 class RowTest {
   @Test
   void aValueAtOrAboveTheGoalMeetsTheGoal() {
@@ -27,5 +30,16 @@ class RowTest {
   @Test
   void theTargetTextNamesGoalAndFloor() {
     assertThat(Row.goalAndFloor(1.0, 0.6)).isEqualTo("goal ≥ 1.0×, floor 0.6×");
+  }
+
+  @Test
+  void anUntargetedRowIsMeasuredWithNeitherTargetNorVerdict() {
+    Row r = Row.untargeted("4", "the rows alone", "10 steps/s", "20 commits/s", 0.5, "bound");
+    assertThat(r.measured()).isTrue();
+    assertThat(r.target()).isEqualTo("—");
+    assertThat(r.verdict()).isEqualTo("—");
+    assertThat(r.note()).isEmpty();
+    assertThat(r.ratio()).isEqualTo(0.5);
+    assertThat(r.boundBy()).isEqualTo("bound");
   }
 }
