@@ -21,7 +21,8 @@ import java.util.Properties;
  * store.md): a fresh schema owned and migrated by an owner role, a worker role that commits through
  * the store's functions, {@code synchronous_commit = on}, a connection pool, no group commit. The
  * raw clients insert one row of the checkpoint's size per auto-committed statement, also with
- * {@code synchronous_commit = on}. The schema is dropped afterwards.
+ * {@code synchronous_commit = on}. A third arm writes the rows of N runs' write steps alone ({@link
+ * StepRows}), the bound any store of this data model could reach. The schema is dropped afterwards.
  */
 final class Postgres {
   static final String URL = env("RATCHET_PG_URL", "jdbc:postgresql://127.0.0.1:5432/test");
