@@ -203,5 +203,15 @@ final class BenchStore implements AutoCloseable {
     double meanCheckpointBytes() {
       return commits == 0 ? Double.NaN : (double) checkpointBytes / commits;
     }
+
+    /** Records per commit, rounded, at least 1: the shape of a step the baselines copy. */
+    int recordsPerCommit() {
+      return (int) Math.max(1, Math.round((double) records / Math.max(1, commits)));
+    }
+
+    /** The mean size of a record's body in bytes (0 with no records). */
+    int meanRecordBytes() {
+      return (int) (recordBytes / Math.max(1, records));
+    }
   }
 }

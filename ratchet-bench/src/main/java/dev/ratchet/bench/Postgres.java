@@ -130,12 +130,15 @@ final class Postgres {
           BenchStore.Counts before = s.counts();
           Timed.parallel(n, Math.max(1, cfg.warmupMillis() / 6), w -> drivers.get(w).writeStep());
           BenchStore.Counts warm = s.counts().minus(before);
-          int records = (int) Math.max(1, Math.round((double) warm.records() / warm.commits()));
-          int bytes = (int) (warm.recordBytes() / Math.max(1, warm.records()));
           for (int i = 0; i < n; i++) {
             rows.add(
                 StepRows.open(
-                    connect(OWNER), schema, "f4-rows-" + n + "-" + i, body, records, bytes));
+                    connect(OWNER),
+                    schema,
+                    "f4-rows-" + n + "-" + i,
+                    body,
+                    warm.recordsPerCommit(),
+                    warm.meanRecordBytes()));
           }
           rounds(s, n, drivers, raws, rows, body);
           if (peer != null) {
@@ -173,13 +176,13 @@ final class Postgres {
     for (int r = 0; r < cfg.rounds(); r++) {
       double ours = 0;
       double theirs = 0;
-      double least = 0;
+      double rowsAlone = 0;
       for (int k = 0; k < 3; k++) {
         int arm = (k + r) % 3;
         if (arm == 0) {
           theirs = Timed.parallel(n, cfg.roundMillis(), w -> raws.get(w).commitOne(body)).rate();
         } else if (arm == 1) {
-          least = Timed.parallel(n, cfg.roundMillis(), w -> rows.get(w).commitOne()).rate();
+          rowsAlone = Timed.parallel(n, cfg.roundMillis(), w -> rows.get(w).commitOne()).rate();
         } else {
           BenchStore.Counts before = s.counts();
           long steps0 = total(drivers);
@@ -194,8 +197,8 @@ final class Postgres {
       steps.add(ours);
       raw.add(theirs);
       ratios.add(ours / theirs);
-      alone.add(least);
-      aloneRatios.add(least / theirs);
+      alone.add(rowsAlone);
+      aloneRatios.add(rowsAlone / theirs);
       log.line(
           String.format(
               Locale.ROOT,
@@ -206,7 +209,7 @@ final class Postgres {
               n,
               theirs,
               ours,
-              least));
+              rowsAlone));
     }
     report.add(
         Row.untargeted(

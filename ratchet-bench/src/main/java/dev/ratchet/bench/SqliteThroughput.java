@@ -37,9 +37,8 @@ final class SqliteThroughput {
       Timed.parallel(1, cfg.warmupMillis(), w -> d.writeStep());
       BenchStore.Counts warm = s.counts().minus(warm0);
       int size = (int) Math.round(warm.meanCheckpointBytes());
-      int recordsPerCommit =
-          (int) Math.max(1, Math.round((double) warm.records() / warm.commits()));
-      int recordBytes = (int) (warm.recordBytes() / Math.max(1, warm.records()));
+      int recordsPerCommit = warm.recordsPerCommit();
+      int recordBytes = warm.meanRecordBytes();
       String body = "x".repeat(size);
       StoreOnly storeOnly =
           new StoreOnly(s.jdbc, "f1-store-only", size, recordsPerCommit, recordBytes);
