@@ -35,7 +35,8 @@ class SchemaResourcesTest {
               "c68d652939d31a0a5b3ab82af9dcd95305d2c2a74d2b2c6f154599b5a78b0b87",
               "f41e5332ac84ff039149c1e8cd3a1296343d20397d55c32db4cffedf64938e77",
               "39e42422a3cbc2f89fecade6d673bc2cf9b80e953aeda36ae0c0b43fc79ce9d0",
-              "a401b3afaa639197aabef8b141f22da11650cf234d3088d393f3675f388355c6"),
+              "a401b3afaa639197aabef8b141f22da11650cf234d3088d393f3675f388355c6",
+              "cb0e86f1530778966b9a839d4d93d778024ef00e102453801d28ecafcae09408"),
           "postgresql",
           List.of(
               "05dfd6a646ab15ed2faf6a3f9acf9b7c45dbfd97ef647cd92ede5713bfdea96d",
@@ -46,7 +47,8 @@ class SchemaResourcesTest {
               "ddd23ff0c8c4f4f4a0b2d03dd8b3780b2cb56a525b039835a116c95a940ae6b2",
               "6cb6ed77182f2b0023bb9f889465a5bbc581c8e5640b426807e5df8f891c76b1",
               "6048bb1f7f9ea75b57c1e24db3b0126c1806dd7f858b1f4201c5bd21b12549ab",
-              "0c1d48e3088118f3ba8148ab6847f1d169bfa71e8930064365677718697022cb"));
+              "0c1d48e3088118f3ba8148ab6847f1d169bfa71e8930064365677718697022cb",
+              "2a97c71a1c4379115db765a85d1f248e5b5e882db33d264dcdd7ad7d177ad9c2"));
 
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgresql"})
