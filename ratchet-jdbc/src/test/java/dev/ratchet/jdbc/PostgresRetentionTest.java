@@ -90,7 +90,8 @@ class PostgresRetentionTest {
   }
 
   @Test
-  void aLowerCountPrunesTheWholeRangeBelowItAtTheNextCommit() throws SQLException {
+  void aLowerCountPrunesTheWholeRangeBelowItAtTheNextCommitAndAHigherOneLetsTheWindowGrow()
+      throws SQLException {
     TestRun run;
     try (JdbcStore s = open(5)) {
       run = new TestRun(s, s, "run-1").commits(10, 1);
@@ -102,6 +103,15 @@ class PostgresRetentionTest {
     }
     assertThat(rows("ratchet_checkpoints", "run-1")).isEqualTo(2);
     assertThat(rows("ratchet_generations", "run-1")).isEqualTo(2);
+    // Raised again: nothing is pruned until the window has grown to the new count.
+    try (JdbcStore s = open(3)) {
+      commit(s, run, "{\"generation\":12}");
+      commit(s, run, "{\"generation\":13}");
+      assertThat(generations(s, "run-1")).containsExactly(13L, 12L, 11L, 10L);
+      commit(s, run, "{\"generation\":14}");
+      assertThat(generations(s, "run-1")).containsExactly(14L, 13L, 12L, 11L);
+    }
+    assertThat(rows("ratchet_checkpoints", "run-1")).isEqualTo(4);
   }
 
   @Test

@@ -48,7 +48,7 @@ class SchemaResourcesTest {
               "6cb6ed77182f2b0023bb9f889465a5bbc581c8e5640b426807e5df8f891c76b1",
               "6048bb1f7f9ea75b57c1e24db3b0126c1806dd7f858b1f4201c5bd21b12549ab",
               "0c1d48e3088118f3ba8148ab6847f1d169bfa71e8930064365677718697022cb",
-              "2a97c71a1c4379115db765a85d1f248e5b5e882db33d264dcdd7ad7d177ad9c2"));
+              "c95fe33e245f1f065b5d44eda91824e75ee1b48748e68c77ea43914dfaced8a3"));
 
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgresql"})

@@ -131,17 +131,31 @@ BEGIN
     -- below it were deleted before and may still sit in the table and index), and by digest the
     -- content each named unless a retained generation names it too. One statement per digest, with
     -- every key column equal, so no plan can walk the run's other (possibly dead) content rows.
-    FOR v_gone IN
+    -- Steady state (the same N as the last commit) is one generation: no loop to open.
+    IF v_floor - v_from = 1 THEN
       DELETE FROM ratchet_generations g
-       WHERE g.task_id = p_task AND g.run_id = p_run
-         AND g.generation >= v_from AND g.generation < v_floor
-      RETURNING g.content_digest
-    LOOP
-      DELETE FROM ratchet_checkpoints k
-       WHERE k.task_id = p_task AND k.run_id = p_run AND k.content_digest = v_gone
-         AND NOT EXISTS (SELECT 1 FROM ratchet_generations r
-                          WHERE r.task_id = p_task AND r.run_id = p_run
-                            AND r.generation >= v_floor AND r.content_digest = v_gone);
-    END LOOP;
+       WHERE g.task_id = p_task AND g.run_id = p_run AND g.generation = v_from
+      RETURNING g.content_digest INTO v_gone;
+      IF FOUND THEN
+        DELETE FROM ratchet_checkpoints k
+         WHERE k.task_id = p_task AND k.run_id = p_run AND k.content_digest = v_gone
+           AND NOT EXISTS (SELECT 1 FROM ratchet_generations r
+                            WHERE r.task_id = p_task AND r.run_id = p_run
+                              AND r.generation >= v_floor AND r.content_digest = v_gone);
+      END IF;
+    ELSE
+      FOR v_gone IN
+        DELETE FROM ratchet_generations g
+         WHERE g.task_id = p_task AND g.run_id = p_run
+           AND g.generation >= v_from AND g.generation < v_floor
+        RETURNING g.content_digest
+      LOOP
+        DELETE FROM ratchet_checkpoints k
+         WHERE k.task_id = p_task AND k.run_id = p_run AND k.content_digest = v_gone
+           AND NOT EXISTS (SELECT 1 FROM ratchet_generations r
+                            WHERE r.task_id = p_task AND r.run_id = p_run
+                              AND r.generation >= v_floor AND r.content_digest = v_gone);
+      END LOOP;
+    END IF;
   END IF;
 END $$;
