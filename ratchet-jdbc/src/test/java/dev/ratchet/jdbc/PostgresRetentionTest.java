@@ -11,11 +11,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Retention on PostgreSQL (schema version 10): the current checkpoint and exactly N older ones, N
@@ -24,23 +23,14 @@ import org.junit.jupiter.api.Test;
  */
 @RequiresPostgres
 class PostgresRetentionTest {
-  private static PgSchema schema;
+  @RegisterExtension static final PgSchemaExtension SCHEMA = PgSchemaExtension.migrated();
+
+  private PgSchema schema;
   private Connection worker;
-
-  @BeforeAll
-  static void createSchema() {
-    schema = PgSchema.create();
-  }
-
-  @AfterAll
-  static void dropSchema() {
-    if (schema != null) {
-      schema.close();
-    }
-  }
 
   @BeforeEach
   void connect() throws SQLException {
+    schema = SCHEMA.get();
     schema.truncate();
     worker = Postgres.connect(Postgres.URL, Postgres.WORKER);
     worker.setSchema(schema.name);
@@ -51,7 +41,7 @@ class PostgresRetentionTest {
     worker.close();
   }
 
-  private static JdbcStore open(int retainOlder) {
+  private JdbcStore open(int retainOlder) {
     return JdbcStore.open(schema.worker(), PgSchema.options().withRetainOlder(retainOlder));
   }
 
