@@ -203,12 +203,15 @@ class PostgresRetentionTest {
     }
   }
 
-  /** The run's next commit, a checkpoint without records, straight through the function. */
+  /**
+   * The run's next commit, a checkpoint without records, straight through the function, keeping the
+   * store's default of three older generations.
+   */
   private void call(TestRun run) throws SQLException {
     String body = "{\"generation\":" + (run.generation + 1) + "}";
     try (PreparedStatement ps =
         worker.prepareStatement(
-            "SELECT o_rows FROM ratchet_commit(?, ?, ?, ?, ?, ?, ?, ?, ?, 3,"
+            "SELECT o_rows FROM ratchet_commit(?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
                 + " '{}', '{}', '{}', '{}', '{}', '{}')")) {
       ps.setString(1, TestRun.TASK);
       ps.setString(2, run.runId);
@@ -219,6 +222,7 @@ class PostgresRetentionTest {
       ps.setString(7, run.fence.owner());
       ps.setLong(8, run.fence.leaseVersion());
       ps.setBytes(9, run.lease.requireToken().secret());
+      ps.setInt(10, PgSchema.options().retainOlder());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         assertThat(rs.getInt(1)).as("commit of generation %d", run.generation + 1).isEqualTo(1);
