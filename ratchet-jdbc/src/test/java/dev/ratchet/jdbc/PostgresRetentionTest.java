@@ -6,6 +6,7 @@ import dev.ratchet.json.Canonical;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
 import dev.ratchet.store.RunScope;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,11 +16,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Retention on PostgreSQL (schema version 10): the current checkpoint and exactly N older ones, N
- * read at each commit, and a commit whose pruning reads only live rows however long the run's
- * pruned history, even with no vacuum to remove what earlier commits deleted.
+ * Retention on PostgreSQL (schema versions 10 and 11): the current checkpoint and exactly N older
+ * ones, N read at each commit, and a commit whose pruning reads only live rows however long the
+ * run's pruned history, even with no vacuum to remove what earlier commits deleted: in one database
+ * (one call, version 10) and with the content in another (the split store, version 11).
  */
 @RequiresPostgres
 class PostgresRetentionTest {
@@ -27,6 +30,7 @@ class PostgresRetentionTest {
 
   private PgSchema schema;
   private Connection worker;
+  private int workerPid; // this test's own worker connection, which stays open
 
   @BeforeEach
   void connect() throws SQLException {
@@ -34,6 +38,11 @@ class PostgresRetentionTest {
     schema.truncate();
     worker = Postgres.connect(Postgres.URL, Postgres.WORKER);
     worker.setSchema(schema.name);
+    try (PreparedStatement ps = worker.prepareStatement("SELECT pg_backend_pid()");
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      workerPid = rs.getInt(1);
+    }
   }
 
   @AfterEach
@@ -168,6 +177,103 @@ class PostgresRetentionTest {
       assertThat(late)
           .as("blocks one commit reads at generation 2,000 (at 20: %d)", early)
           .isLessThanOrEqualTo(early + 8);
+    }
+  }
+
+  /**
+   * A split store (the mark in PostgreSQL, the content in SQLite, D7) commits with {@code
+   * ratchet_advance} and then reads the digests its log retains, to prune the content side. Both
+   * pruned with open-ended ranges before version 11. Measured through the store itself: the blocks
+   * of the log and its index that 20 of its commits read, at generation 20 and at 2,000, under a
+   * snapshot held open throughout and without autovacuum. The store's backends report their
+   * counters when they exit, so each measure closes the store and waits for them to go.
+   */
+  @Test
+  void aSplitStoresCommitsReadAsManyLogBlocksAfterThousandsOfPrunedGenerationsAsAfterTwenty(
+      @TempDir Path dir) throws Exception {
+    schema.exec(
+        "ALTER TABLE " + schema.name + ".ratchet_generations SET (autovacuum_enabled = false)");
+    Database content = Database.sqlite(TestStores.file(dir, "content"));
+    TestRun run;
+    try (JdbcStore s = split(content)) {
+      run = new TestRun(s, s, "run-1");
+      commitsThrough(s, run, 19);
+    }
+    try (Connection reader = Postgres.admin()) {
+      reader.setAutoCommit(false);
+      reader.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+      try (PreparedStatement ps = reader.prepareStatement("SELECT count(*) FROM pg_class");
+          ResultSet rs = ps.executeQuery()) {
+        rs.next(); // the snapshot is taken: nothing deleted from now on can be removed
+      }
+      long early = logBlocksOfTwentySplitCommits(content, run);
+      try (JdbcStore s = split(content)) {
+        commitsThrough(s, run, 1_960);
+      }
+      long late = logBlocksOfTwentySplitCommits(content, run);
+      reader.rollback();
+      assertThat(run.generation).isEqualTo(2_019);
+      assertThat(late)
+          .as("log blocks 20 split commits read from generation 2,000 (from 20: %d)", early)
+          .isLessThanOrEqualTo(early + 40);
+    }
+  }
+
+  private JdbcStore split(Database content) {
+    return JdbcStore.split(
+        schema.worker(), content, PgSchema.options().withOpenMode(OpenMode.CREATE));
+  }
+
+  private static void commitsThrough(JdbcStore s, TestRun run, int n) {
+    for (int i = 0; i < n; i++) {
+      CommitRequest r = run.next(0);
+      assertThat(s.commit(r)).isEqualTo(new CommitResult.Committed(run.generation + 1));
+      run.accepted(r);
+    }
+  }
+
+  private long logBlocksOfTwentySplitCommits(Database content, TestRun run) throws Exception {
+    long before = logBlocksReported();
+    try (JdbcStore s = split(content)) {
+      commitsThrough(s, run, 20);
+    }
+    return logBlocksReported() - before;
+  }
+
+  /** Blocks of the log and its index read by backends that reported them, once the store's left. */
+  private long logBlocksReported() throws Exception {
+    try (Connection admin = Postgres.admin()) {
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+      while (otherWorkerBackends(admin) > 0) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the store's backends did not exit within 20 s");
+        }
+        Thread.sleep(20);
+      }
+      try (PreparedStatement ps =
+          admin.prepareStatement(
+              "SELECT sum(pg_stat_get_blocks_fetched(c.oid)) FROM pg_class c"
+                  + " WHERE c.relnamespace = ?::regnamespace"
+                  + " AND c.relname IN ('ratchet_generations', 'ratchet_generations_pkey')")) {
+        ps.setString(1, schema.name);
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          return rs.getLong(1);
+        }
+      }
+    }
+  }
+
+  private long otherWorkerBackends(Connection admin) throws SQLException {
+    try (PreparedStatement ps =
+        admin.prepareStatement(
+            "SELECT count(*) FROM pg_stat_activity WHERE usename = ? AND pid <> ?")) {
+      ps.setString(1, Postgres.WORKER);
+      ps.setInt(2, workerPid);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
     }
   }
 

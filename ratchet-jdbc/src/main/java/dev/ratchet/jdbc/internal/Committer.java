@@ -196,8 +196,10 @@ public final class Committer {
       marks.dialect().writes().pruneUnlogged(c, r);
       return new Applied(new CommitResult.Committed(generation), null, List.of());
     }
+    // The log now holds exactly the generations from this floor up (advance pruned below it).
+    long floor = generation - options.retainOlder();
     List<String> retained =
-        Marks.retained(c, taskId, runId).stream().map(Marks.Retained::digest).toList();
+        Marks.retained(c, taskId, runId, floor).stream().map(Marks.Retained::digest).toList();
     return new Applied(new CommitResult.Committed(generation), null, retained);
   }
 

@@ -127,13 +127,26 @@ final class Marks {
 
   /** The retained generations of a run, newest first. */
   static List<Retained> retained(Connection c, String taskId, String runId) throws SQLException {
+    return retained(c, taskId, runId, 0);
+  }
+
+  /**
+   * The retained generations of a run from {@code lowest} up, newest first. A commit that just
+   * pruned below {@code lowest} reads from there: on PostgreSQL the rows it and earlier commits
+   * deleted stay in the index until a vacuum, and a read from the run's first generation would walk
+   * them all.
+   */
+  static List<Retained> retained(Connection c, String taskId, String runId, long lowest)
+      throws SQLException {
     List<Retained> out = new ArrayList<>();
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT generation, content_digest FROM ratchet_generations"
-                + " WHERE task_id = ? AND run_id = ? ORDER BY generation DESC")) {
+                + " WHERE task_id = ? AND run_id = ? AND generation >= ?"
+                + " ORDER BY generation DESC")) {
       ps.setString(1, taskId);
       ps.setString(2, runId);
+      ps.setLong(3, lowest);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           out.add(new Retained(rs.getLong(1), rs.getString(2)));

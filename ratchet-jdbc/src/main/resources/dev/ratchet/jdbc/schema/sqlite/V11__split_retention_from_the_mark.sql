@@ -1,0 +1,6 @@
+-- SQLite schema, version 11 (issue 16): no change. PostgreSQL's version 11 bounds the log range a
+-- split store's compare-and-set prunes, because a row PostgreSQL deletes stays in the index until a
+-- vacuum; SQLite removes a deleted row from its b-trees at once, so its open-ended prune walks only
+-- live rows. The file exists so that one version number names one release on both dialects.
+-- Released: never edit this file; add the next version instead.
+-- description: no change (PostgreSQL version 11 bounds a split store's log prune)
