@@ -39,6 +39,12 @@ final class Sql {
     return out;
   }
 
+  /** The rows of {@code runId} in {@code table} (names from the test itself, never from input). */
+  static long count(Path db, String table, String runId) {
+    return Long.parseLong(
+        one(db, "SELECT COUNT(*) FROM " + table + " WHERE run_id = '" + runId + "'"));
+  }
+
   static String one(Path db, String query) {
     List<String> rows = column(db, query);
     if (rows.size() != 1) {
