@@ -101,18 +101,13 @@ class PostgresRetentionTest extends RetentionContract {
   }
 
   private long blocksSoFar() throws SQLException {
-    try (PreparedStatement ps =
-        worker.connection.prepareStatement(
-            "SELECT sum(pg_stat_get_xact_blocks_fetched(c.oid)) FROM pg_class c"
-                + " WHERE c.relnamespace = ?::regnamespace AND c.relname IN"
-                + " ('ratchet_generations', 'ratchet_generations_pkey',"
-                + " 'ratchet_checkpoints', 'ratchet_checkpoints_pkey')")) {
-      ps.setString(1, schema.name);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    }
+    return BlocksFetched.inThisTransaction(
+        worker.connection,
+        schema.name,
+        "ratchet_generations",
+        "ratchet_generations_pkey",
+        "ratchet_checkpoints",
+        "ratchet_checkpoints_pkey");
   }
 
   /**

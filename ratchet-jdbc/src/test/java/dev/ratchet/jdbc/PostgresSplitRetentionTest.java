@@ -122,17 +122,8 @@ class PostgresSplitRetentionTest extends RetentionContract {
         }
         Thread.sleep(20);
       }
-      try (PreparedStatement ps =
-          admin.prepareStatement(
-              "SELECT sum(pg_stat_get_blocks_fetched(c.oid)) FROM pg_class c"
-                  + " WHERE c.relnamespace = ?::regnamespace"
-                  + " AND c.relname IN ('ratchet_generations', 'ratchet_generations_pkey')")) {
-        ps.setString(1, schema.name);
-        try (ResultSet rs = ps.executeQuery()) {
-          rs.next();
-          return rs.getLong(1);
-        }
-      }
+      return BlocksFetched.reported(
+          admin, schema.name, "ratchet_generations", "ratchet_generations_pkey");
     }
   }
 
