@@ -106,10 +106,20 @@ final class WorkCommand extends CliCommand {
     CountDownLatch finished = new CountDownLatch(1);
     try (WorkerMetrics metrics = WorkerMetrics.start(metricsBind, metricsPort, err());
         Session session =
-            Session.open(services, common.settings(null), StoreFactory.Mode.MUST_EXIST, seam)) {
+            Session.open(
+                services, common.settings(null), StoreFactory.Mode.MUST_EXIST, seam, concurrency)) {
       if (!(session.store() instanceof JdbcStore store)) {
         throw RatchetException.contract("--store: a worker needs a SQLite or PostgreSQL store");
       }
+      err()
+          .println(
+              "worker "
+                  + owner
+                  + ": "
+                  + concurrency
+                  + (concurrency == 1 ? " slot" : " slots")
+                  + ", group commit "
+                  + (store.options().groupCommit() ? "on" : "off"));
       ClaimedLeases leases = new ClaimedLeases(session.leases());
       Ratchet ratchet =
           session.ratchet(owner, ttl, seam, session.keys(), leases, metrics.observer());

@@ -45,6 +45,7 @@ class SubmitCommandTest {
     ProcessCli.Result worker = c.run("worker", "--worker-id", "w1", "--poll", "100ms", "--once");
     assertThat(worker.exit()).as(worker.all()).isZero();
     assertThat(worker.err())
+        .contains("worker w1: 1 slot, group commit off")
         .contains("worker w1 claimed run s1")
         .contains("run s1: ended")
         .contains("worker w1 released run s1");

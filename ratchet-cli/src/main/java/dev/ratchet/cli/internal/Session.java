@@ -109,6 +109,29 @@ public final class Session implements AutoCloseable {
       StoreFactory.Mode mode,
       CrashSeam storeSeam,
       KeyRing ring) {
+    return open(services, settings, mode, storeSeam, ring, 1);
+  }
+
+  /**
+   * As {@link #open}, for a caller that drives up to {@code concurrentRuns} runs at once (a
+   * worker's slots), so the store can batch their commits ({@link StoreFactory}).
+   */
+  public static Session open(
+      Services services,
+      Settings settings,
+      StoreFactory.Mode mode,
+      CrashSeam storeSeam,
+      int concurrentRuns) {
+    return open(services, settings, mode, storeSeam, null, concurrentRuns);
+  }
+
+  private static Session open(
+      Services services,
+      Settings settings,
+      StoreFactory.Mode mode,
+      CrashSeam storeSeam,
+      KeyRing ring,
+      int concurrentRuns) {
     KeyRing keys =
         ring != null
             ? ring
@@ -119,7 +142,8 @@ public final class Session implements AutoCloseable {
     StoreSpec content = settings.storeSpec();
     StoreSpec mark = settings.markSpec();
     nativeCache(settings.resolvedHome(), mode, content, mark);
-    Stores stores = services.stores().open(content, mark, mode, services.clock(), storeSeam);
+    Stores stores =
+        services.stores().open(content, mark, mode, services.clock(), storeSeam, concurrentRuns);
     return new Session(services, settings, keys, approvers, reviewers, operators, stores);
   }
 

@@ -5,18 +5,50 @@ import dev.ratchet.jdbc.Database;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.jdbc.OpenMode;
 import dev.ratchet.jdbc.StoreOptions;
+import dev.ratchet.seam.CrashSeam;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.InstantSource;
 
 /** The production {@link StoreFactory}: SQLite files and PostgreSQL, single or split. */
 public final class StoreFactories {
   private StoreFactories() {}
 
   public static StoreFactory standard() {
-    return (content, mark, mode, clock, seam) -> {
+    return new Standard();
+  }
+
+  /**
+   * Whether a store opened for {@code concurrentRuns} runs at once commits them in batches: only
+   * when more than one run commits and the mark side (where commits are written) is SQLite. There
+   * one writer thread fsyncs a batch once instead of every run waiting for its own fsync (measured
+   * 2026-12-05 with real write steps: 1.3x the commits with four runs, 1.5x with eight, about even
+   * with two); PostgreSQL already groups the WAL flushes of concurrent commits, and a writer thread
+   * there serialises them (ADR 0043).
+   */
+  static boolean groupCommit(StoreSpec content, StoreSpec mark, int concurrentRuns) {
+    StoreSpec committing = mark == null ? content : mark;
+    return concurrentRuns > 1 && committing.kind() == StoreSpec.Kind.SQLITE;
+  }
+
+  private static final class Standard implements StoreFactory {
+    @Override
+    public Stores open(
+        StoreSpec content, StoreSpec mark, Mode mode, InstantSource clock, CrashSeam seam) {
+      return open(content, mark, mode, clock, seam, 1);
+    }
+
+    @Override
+    public Stores open(
+        StoreSpec content,
+        StoreSpec mark,
+        Mode mode,
+        InstantSource clock,
+        CrashSeam seam,
+        int concurrentRuns) {
       // A role login (worker, operator, inspector) can never migrate: only `db init` creates.
-      boolean create = mode == StoreFactory.Mode.CREATE && content.user() == null;
+      boolean create = mode == Mode.CREATE && content.user() == null;
       if (create) {
         parents(content);
         if (mark != null) {
@@ -28,16 +60,15 @@ public final class StoreFactories {
               .withOpenMode(
                   create
                       ? OpenMode.CREATE
-                      : mode == StoreFactory.Mode.READ_ONLY
-                          ? OpenMode.READ_ONLY
-                          : OpenMode.MUST_EXIST)
-              .withCrashSeam(seam);
+                      : mode == Mode.READ_ONLY ? OpenMode.READ_ONLY : OpenMode.MUST_EXIST)
+              .withCrashSeam(seam)
+              .withGroupCommit(groupCommit(content, mark, concurrentRuns));
       JdbcStore store =
           mark == null
               ? JdbcStore.open(database(content), options)
               : JdbcStore.split(database(mark), database(content), options);
       return new Stores(store, store, store::close);
-    };
+    }
   }
 
   /**

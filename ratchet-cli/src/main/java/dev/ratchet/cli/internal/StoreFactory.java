@@ -24,4 +24,19 @@ public interface StoreFactory {
    * build cannot open.
    */
   Stores open(StoreSpec content, StoreSpec mark, Mode mode, InstantSource clock, CrashSeam seam);
+
+  /**
+   * As {@link #open}, for a caller that commits for up to {@code concurrentRuns} runs at once (a
+   * worker's slots). The standard factory then batches their commits on a SQLite mark side (group
+   * commit, ADR 0043); a factory that cannot ignores the hint.
+   */
+  default Stores open(
+      StoreSpec content,
+      StoreSpec mark,
+      Mode mode,
+      InstantSource clock,
+      CrashSeam seam,
+      int concurrentRuns) {
+    return open(content, mark, mode, clock, seam);
+  }
 }
