@@ -106,6 +106,18 @@ public record StoreOptions(
         clock, openMode, synchronous, busyTimeout, retainOlder, on, maxBatch, crashSeam);
   }
 
+  /**
+   * These options with group commit on where it pays for {@code concurrentRuns} runs committing at
+   * once to {@code markSide} (where a store writes its commits): more than one run, and SQLite. One
+   * writer thread then fsyncs a batch once instead of each run its own commit (measured 2026-12-05
+   * with real write steps: 1.3x the commits with four runs, 1.5x with eight, about even with two).
+   * Off otherwise: PostgreSQL already groups the WAL flushes of concurrent commits, and a writer
+   * thread there serialises them (ADR 0043).
+   */
+  public StoreOptions withGroupCommitFor(Database markSide, int concurrentRuns) {
+    return withGroupCommit(concurrentRuns > 1 && markSide.kind() == Database.Kind.SQLITE);
+  }
+
   public StoreOptions withMaxBatch(int n) {
     return new StoreOptions(
         clock, openMode, synchronous, busyTimeout, retainOlder, groupCommit, n, crashSeam);

@@ -19,19 +19,6 @@ public final class StoreFactories {
     return new Standard();
   }
 
-  /**
-   * Whether a store opened for {@code concurrentRuns} runs at once commits them in batches: only
-   * when more than one run commits and the mark side (where commits are written) is SQLite. There
-   * one writer thread fsyncs a batch once instead of every run waiting for its own fsync (measured
-   * 2026-12-05 with real write steps: 1.3x the commits with four runs, 1.5x with eight, about even
-   * with two); PostgreSQL already groups the WAL flushes of concurrent commits, and a writer thread
-   * there serialises them (ADR 0043).
-   */
-  static boolean groupCommit(StoreSpec content, StoreSpec mark, int concurrentRuns) {
-    StoreSpec committing = mark == null ? content : mark;
-    return concurrentRuns > 1 && committing.kind() == StoreSpec.Kind.SQLITE;
-  }
-
   private static final class Standard implements StoreFactory {
     @Override
     public Stores open(
@@ -55,6 +42,8 @@ public final class StoreFactories {
           parents(mark);
         }
       }
+      Database contentDb = database(content);
+      Database markDb = mark == null ? contentDb : database(mark);
       StoreOptions options =
           StoreOptions.defaults(clock)
               .withOpenMode(
@@ -62,11 +51,11 @@ public final class StoreFactories {
                       ? OpenMode.CREATE
                       : mode == Mode.READ_ONLY ? OpenMode.READ_ONLY : OpenMode.MUST_EXIST)
               .withCrashSeam(seam)
-              .withGroupCommit(groupCommit(content, mark, concurrentRuns));
+              .withGroupCommitFor(markDb, concurrentRuns);
       JdbcStore store =
           mark == null
-              ? JdbcStore.open(database(content), options)
-              : JdbcStore.split(database(mark), database(content), options);
+              ? JdbcStore.open(contentDb, options)
+              : JdbcStore.split(markDb, contentDb, options);
       return new Stores(store, store, store::close);
     }
   }

@@ -9,20 +9,15 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Which stores the standard factory opens with group commit: several runs, a SQLite mark side. */
+/**
+ * The standard factory opens a store for several runs with group commit where the mark side pays
+ * for it ({@code StoreOptions.withGroupCommitFor}, whose rule {@code StoreOptionsTest} checks).
+ */
 class StoreFactoriesTest {
   @TempDir Path dir;
 
-  private static final StoreSpec PG = StoreSpec.parse("--store", "jdbc:postgresql://h:5432/db");
-
-  @Test
-  void batchesCommitsOnlyForSeveralRunsOnASqliteMarkSide() {
-    StoreSpec sqlite = StoreSpec.sqlite(dir.resolve("s.db"));
-    assertThat(StoreFactories.groupCommit(sqlite, null, 1)).isFalse();
-    assertThat(StoreFactories.groupCommit(sqlite, null, 2)).isTrue();
-    assertThat(StoreFactories.groupCommit(PG, null, 8)).as("PostgreSQL alone").isFalse();
-    assertThat(StoreFactories.groupCommit(sqlite, PG, 8)).as("mark in PostgreSQL").isFalse();
-    assertThat(StoreFactories.groupCommit(PG, sqlite, 8)).as("mark in SQLite").isTrue();
+  private static boolean groupCommit(Stores s) {
+    return ((JdbcStore) s.checkpoints()).options().groupCommit();
   }
 
   @Test
@@ -32,12 +27,24 @@ class StoreFactoriesTest {
     try (Stores four =
         factory.open(
             spec, null, StoreFactory.Mode.CREATE, Seams.systemClock(), CrashSeam.NONE, 4)) {
-      assertThat(((JdbcStore) four.checkpoints()).options().groupCommit()).isTrue();
+      assertThat(groupCommit(four)).isTrue();
     }
     try (Stores one =
         factory.open(
             spec, null, StoreFactory.Mode.MUST_EXIST, Seams.systemClock(), CrashSeam.NONE)) {
-      assertThat(((JdbcStore) one.checkpoints()).options().groupCommit()).isFalse();
+      assertThat(groupCommit(one)).isFalse();
+    }
+  }
+
+  @Test
+  void aSplitStoreIsJudgedByItsMarkSide() {
+    StoreSpec content = StoreSpec.sqlite(dir.resolve("content.db"));
+    StoreSpec mark = StoreSpec.sqlite(dir.resolve("mark.db"));
+    try (Stores split =
+        StoreFactories.standard()
+            .open(
+                content, mark, StoreFactory.Mode.CREATE, Seams.systemClock(), CrashSeam.NONE, 4)) {
+      assertThat(groupCommit(split)).as("mark in SQLite").isTrue();
     }
   }
 }
