@@ -2,8 +2,6 @@ package dev.ratchet.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratchet.store.CommitRequest;
-import dev.ratchet.store.CommitResult;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -98,9 +96,7 @@ class PostgresSplitRetentionTest extends RetentionContract {
 
   private static void commitsThrough(JdbcStore s, TestRun run, int n) {
     for (int i = 0; i < n; i++) {
-      CommitRequest r = run.next(0);
-      assertThat(s.commit(r)).isEqualTo(new CommitResult.Committed(run.generation + 1));
-      run.accepted(r);
+      run.commitOn(s, run.next(0));
     }
   }
 

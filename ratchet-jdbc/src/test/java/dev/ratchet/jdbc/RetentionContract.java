@@ -158,15 +158,14 @@ abstract class RetentionContract {
   }
 
   /** The run's next commit, with {@code body} as its checkpoint and no records; must win. */
-  static void commit(JdbcStore s, TestRun run, String body) {
-    CommitRequest r =
+  private static void commit(JdbcStore s, TestRun run, String body) {
+    run.commitOn(
+        s,
         new CommitRequest(
             new RunScope(TestRun.TASK, run.runId, TestRun.ENV),
             run.generation,
             run.lease,
             body,
-            List.of());
-    assertThat(s.commit(r)).isEqualTo(new CommitResult.Committed(run.generation + 1));
-    run.accepted(r);
+            List.of()));
   }
 }

@@ -79,9 +79,16 @@ final class TestRun {
 
   /** Commits the next generation with {@code events} trace events; must win. */
   TestRun commit(int events) {
-    CommitRequest r = next(events);
-    CommitResult result = store.commit(r);
-    if (result.kind() != CommitResult.Kind.COMMITTED) {
+    return commitOn(store, next(events));
+  }
+
+  /**
+   * Commits {@code r} (this run's next generation) through {@code s}, which may be another store
+   * over the same data (reopened with other options); it must win.
+   */
+  TestRun commitOn(CheckpointStore s, CommitRequest r) {
+    CommitResult result = s.commit(r);
+    if (!result.equals(new CommitResult.Committed(generation + 1))) {
       throw new IllegalStateException("commit of " + runId + " refused: " + result);
     }
     accepted(r);
