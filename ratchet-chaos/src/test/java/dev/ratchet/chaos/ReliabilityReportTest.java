@@ -66,6 +66,7 @@ class ReliabilityReportTest {
         .contains("Effects in the external ledgers: 10; **duplicates 1**")
         .contains("| tamper | 1 | 0 | 0 | – | – | – | 4 of 4 (100.00 %) | – |")
         .contains("crash: seeds [0, 6): ran 3")
+        .contains("Under Sittings: each sitting behind these totals, with its commit;")
         .contains("`contention`: no full-mode trials recorded.")
         .contains("- **not met**: ≥ 10,000 crash trials")
         .contains(
