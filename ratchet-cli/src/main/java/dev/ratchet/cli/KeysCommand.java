@@ -361,7 +361,8 @@ final class KeysCommand implements Runnable {
                   settings.markSpec(),
                   StoreFactory.Mode.MUST_EXIST,
                   services.clock(),
-                  CrashSeam.NONE)) {
+                  CrashSeam.NONE,
+                  1)) {
         for (CheckpointStore.RunRef ref : stores.checkpoints().runs()) {
           stores
               .checkpoints()

@@ -72,7 +72,7 @@ final class MemoryHarness {
         };
     this.services =
         new Services(
-            (content, mark, mode, c, seam) -> new Stores(store, store, () -> {}),
+            (content, mark, mode, c, seam, runs) -> new Stores(store, store, () -> {}),
             new AdapterRegistry(
                 List.of(provider),
                 new AdapterProvider.Context(clock, new SeededEntropy(seed), CrashSeam.NONE)),

@@ -102,7 +102,7 @@ final class ConsoleFixture implements AutoCloseable {
         };
     this.services =
         new Services(
-            (content, mark, mode, c, seam) -> new Stores(tampering, store, () -> {}),
+            (content, mark, mode, c, seam, runs) -> new Stores(tampering, store, () -> {}),
             new AdapterRegistry(
                 List.of(provider),
                 new AdapterProvider.Context(clock, new SeededEntropy(20), CrashSeam.NONE)),

@@ -205,7 +205,7 @@ class ConsolePostgresTest {
 
   /** The standard factory's choices, in this test's schema, recording who opened what. */
   private StoreFactory factory() {
-    return (content, mark, mode, clock, seam) -> {
+    return (content, mark, mode, clock, seam, runs) -> {
       opened.add(mode + " as " + content.user());
       Database db =
           content.user() == null

@@ -5,37 +5,18 @@ import dev.ratchet.jdbc.Database;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.jdbc.OpenMode;
 import dev.ratchet.jdbc.StoreOptions;
-import dev.ratchet.seam.CrashSeam;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.InstantSource;
 
 /** The production {@link StoreFactory}: SQLite files and PostgreSQL, single or split. */
 public final class StoreFactories {
   private StoreFactories() {}
 
   public static StoreFactory standard() {
-    return new Standard();
-  }
-
-  private static final class Standard implements StoreFactory {
-    @Override
-    public Stores open(
-        StoreSpec content, StoreSpec mark, Mode mode, InstantSource clock, CrashSeam seam) {
-      return open(content, mark, mode, clock, seam, 1);
-    }
-
-    @Override
-    public Stores open(
-        StoreSpec content,
-        StoreSpec mark,
-        Mode mode,
-        InstantSource clock,
-        CrashSeam seam,
-        int concurrentRuns) {
+    return (content, mark, mode, clock, seam, concurrentRuns) -> {
       // A role login (worker, operator, inspector) can never migrate: only `db init` creates.
-      boolean create = mode == Mode.CREATE && content.user() == null;
+      boolean create = mode == StoreFactory.Mode.CREATE && content.user() == null;
       if (create) {
         parents(content);
         if (mark != null) {
@@ -49,7 +30,9 @@ public final class StoreFactories {
               .withOpenMode(
                   create
                       ? OpenMode.CREATE
-                      : mode == Mode.READ_ONLY ? OpenMode.READ_ONLY : OpenMode.MUST_EXIST)
+                      : mode == StoreFactory.Mode.READ_ONLY
+                          ? OpenMode.READ_ONLY
+                          : OpenMode.MUST_EXIST)
               .withCrashSeam(seam)
               .withGroupCommitFor(markDb, concurrentRuns);
       JdbcStore store =
@@ -57,7 +40,7 @@ public final class StoreFactories {
               ? JdbcStore.open(contentDb, options)
               : JdbcStore.split(markDb, contentDb, options);
       return new Stores(store, store, store::close);
-    }
+    };
   }
 
   /**

@@ -21,22 +21,15 @@ public interface StoreFactory {
    * Opens the store whose content lives at {@code content} and whose high-water mark lives at
    * {@code mark} (the same place when {@code mark} is null). Throws {@code STORE_UNAVAILABLE} when
    * the store is absent in {@code MUST_EXIST} mode or unreachable, {@code CONTRACT} for a spec this
-   * build cannot open.
+   * build cannot open. {@code concurrentRuns} is how many runs the caller commits for at once (1,
+   * or a worker's slots): the standard factory then batches their commits on a SQLite mark side
+   * (group commit, ADR 0043); a factory that cannot ignores the hint.
    */
-  Stores open(StoreSpec content, StoreSpec mark, Mode mode, InstantSource clock, CrashSeam seam);
-
-  /**
-   * As {@link #open}, for a caller that commits for up to {@code concurrentRuns} runs at once (a
-   * worker's slots). The standard factory then batches their commits on a SQLite mark side (group
-   * commit, ADR 0043); a factory that cannot ignores the hint.
-   */
-  default Stores open(
+  Stores open(
       StoreSpec content,
       StoreSpec mark,
       Mode mode,
       InstantSource clock,
       CrashSeam seam,
-      int concurrentRuns) {
-    return open(content, mark, mode, clock, seam);
-  }
+      int concurrentRuns);
 }

@@ -31,7 +31,7 @@ class StoreFactoriesTest {
     }
     try (Stores one =
         factory.open(
-            spec, null, StoreFactory.Mode.MUST_EXIST, Seams.systemClock(), CrashSeam.NONE)) {
+            spec, null, StoreFactory.Mode.MUST_EXIST, Seams.systemClock(), CrashSeam.NONE, 1)) {
       assertThat(groupCommit(one)).isFalse();
     }
   }
