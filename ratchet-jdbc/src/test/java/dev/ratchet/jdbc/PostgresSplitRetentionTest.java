@@ -74,13 +74,13 @@ class PostgresSplitRetentionTest extends RetentionContract {
     TestRun run;
     try (JdbcStore s = open(options())) {
       run = new TestRun(s, s, "run-1");
-      commitsThrough(s, run, 19);
+      run.commitsOn(s, 19, 0);
     }
     HeldSnapshot held = HeldSnapshot.take(); // nothing deleted from now on can be removed
     try {
       long early = logBlocksOfTwentyCommits(run);
       try (JdbcStore s = open(options())) {
-        commitsThrough(s, run, 1_960);
+        run.commitsOn(s, 1_960, 0);
       }
       long late = logBlocksOfTwentyCommits(run);
       assertThat(run.generation).isEqualTo(2_019);
@@ -94,16 +94,10 @@ class PostgresSplitRetentionTest extends RetentionContract {
     }
   }
 
-  private static void commitsThrough(JdbcStore s, TestRun run, int n) {
-    for (int i = 0; i < n; i++) {
-      run.commitOn(s, run.next(0));
-    }
-  }
-
   private long logBlocksOfTwentyCommits(TestRun run) throws Exception {
     long before = logBlocksReported();
     try (JdbcStore s = open(options())) {
-      commitsThrough(s, run, 20);
+      run.commitsOn(s, 20, 0);
     }
     return logBlocksReported() - before;
   }

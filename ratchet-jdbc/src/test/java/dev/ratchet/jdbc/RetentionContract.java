@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
-import dev.ratchet.store.RunScope;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -141,12 +140,7 @@ abstract class RetentionContract {
     try (JdbcStore s = open(2)) {
       TestRun run = new TestRun(s, s, "run-1").commits(3, 1);
       CommitRequest stale =
-          new CommitRequest(
-              new RunScope(TestRun.TASK, "run-1", TestRun.ENV),
-              1,
-              run.lease,
-              "{\"orphan\":true}",
-              List.of());
+          new CommitRequest(run.scope(), 1, run.lease, "{\"orphan\":true}", List.of());
       assertThat(s.commit(stale)).isEqualTo(new CommitResult.LostRace(3));
       run.commits(4, 1);
       assertThat(generations(s, "run-1")).containsExactly(7L, 6L, 5L);
@@ -159,13 +153,6 @@ abstract class RetentionContract {
 
   /** The run's next commit, with {@code body} as its checkpoint and no records; must win. */
   private static void commit(JdbcStore s, TestRun run, String body) {
-    run.commitOn(
-        s,
-        new CommitRequest(
-            new RunScope(TestRun.TASK, run.runId, TestRun.ENV),
-            run.generation,
-            run.lease,
-            body,
-            List.of()));
+    run.commitOn(s, run.nextWithCheckpoint(body));
   }
 }

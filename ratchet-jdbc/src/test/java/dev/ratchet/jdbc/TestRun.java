@@ -63,6 +63,10 @@ final class TestRun {
     return out;
   }
 
+  RunScope scope() {
+    return new RunScope(TASK, runId, ENV);
+  }
+
   CommitRequest next(int events) {
     List<StoredRecord> records = events(events);
     SetHead after = trace;
@@ -70,11 +74,12 @@ final class TestRun {
       after = RecordChain.advance(after, r);
     }
     return new CommitRequest(
-        new RunScope(TASK, runId, ENV),
-        generation,
-        lease,
-        checkpoint(runId, generation + 1, after),
-        records);
+        scope(), generation, lease, checkpoint(runId, generation + 1, after), records);
+  }
+
+  /** The next generation with {@code checkpoint} as its text and no records. */
+  CommitRequest nextWithCheckpoint(String checkpoint) {
+    return new CommitRequest(scope(), generation, lease, checkpoint, List.of());
   }
 
   /** Commits the next generation with {@code events} trace events; must win. */
@@ -103,8 +108,15 @@ final class TestRun {
   }
 
   TestRun commits(int n, int eventsEach) {
+    return commitsOn(store, n, eventsEach);
+  }
+
+  /**
+   * {@code n} commits of {@code eventsEach} trace events through {@code s} (see {@link #commitOn}).
+   */
+  TestRun commitsOn(CheckpointStore s, int n, int eventsEach) {
     for (int i = 0; i < n; i++) {
-      commit(eventsEach);
+      commitOn(s, next(eventsEach));
     }
     return this;
   }
