@@ -3,6 +3,7 @@ package dev.ratchet.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -10,6 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console in a real browser: an operator finds the run a real {@code ratchet worker} process
@@ -39,8 +42,14 @@ class ConsoleBrowserTest {
     }
   }
 
+  /**
+   * The text of the element, once the page shows it: a form's POST answers with a redirect, and a
+   * click can return before the browser has followed it.
+   */
   private String text(String css) {
-    return browser.findElement(By.cssSelector(css)).getText();
+    return new WebDriverWait(browser, Duration.ofSeconds(10))
+        .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(css)))
+        .getText();
   }
 
   @Test
