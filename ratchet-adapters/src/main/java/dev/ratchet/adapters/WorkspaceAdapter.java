@@ -32,6 +32,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -90,13 +91,16 @@ public final class WorkspaceAdapter implements EnvironmentAdapter, AutoCloseable
     Path temp = control.resolve("tmp");
     createDirectoryOnce(temp);
     this.lock = new WorkspaceLock(realRoot, control.resolve("lock"));
-    Git git = Git.isRepository(realRoot) ? new Git(realRoot) : null;
+    this.journal = lock.with(() -> ReceiptJournal.open(control.resolve("receipts.db")));
+    boolean gitWorkTree = lock.with(() -> journal.gitWorkTree(() -> Git.isRepository(realRoot)));
+    List<Path> gitHidden = new ArrayList<>(b.sandbox.hidden());
+    gitHidden.add(control);
+    Git git = gitWorkTree ? new Git(realRoot, temp, b.sandbox, gitHidden) : null;
     Set<String> skipped = new HashSet<>(b.excluded);
     skipped.add(CONTROL_DIR);
     skipped.add(".git");
     this.scanner = new TreeScanner(realRoot, skipped, git);
     SafePaths paths = new SafePaths(realRoot, skipped);
-    this.journal = lock.with(() -> ReceiptJournal.open(control.resolve("receipts.db")));
     Entropy entropy = b.entropy;
     this.instanceId = lock.with(() -> journal.instanceId(() -> "workspace-" + entropy.hex128()));
     this.actions = new WorkspaceActions(b.maxFileBytes, b.commands != null);
@@ -156,6 +160,15 @@ public final class WorkspaceAdapter implements EnvironmentAdapter, AutoCloseable
           TreeState.GitPart g = scanner.scan().git();
           return g == null ? Optional.empty() : Optional.of(new GitState(g.head(), g.dirty()));
         });
+  }
+
+  /**
+   * Why a control structure of the workspace is refused as drift right now (SPEC D29: a {@code
+   * .git} that appeared, redirects outside, or carries configuration git would obey), or empty. The
+   * reason is also inside the state fingerprint, so the runtime sees the drift.
+   */
+  public Optional<String> controlDrift() {
+    return lock.with(() -> Optional.ofNullable(scanner.scan().drift()));
   }
 
   @Override
@@ -222,6 +235,7 @@ public final class WorkspaceAdapter implements EnvironmentAdapter, AutoCloseable
     private CommandRunner commands;
     private final Set<String> excluded = new HashSet<>();
     private CrashSeam crash = CrashSeam.NONE;
+    private CommandSandbox sandbox = CommandSandbox.required();
 
     private Builder(Path root) {
       this.root = Objects.requireNonNull(root, "root");
@@ -271,6 +285,18 @@ public final class WorkspaceAdapter implements EnvironmentAdapter, AutoCloseable
 
     public Builder crashSeam(CrashSeam seam) {
       this.crash = Objects.requireNonNull(seam);
+      return this;
+    }
+
+    /**
+     * Where git runs when the workspace is a git work tree (SPEC D29; default {@link
+     * CommandSandbox#required()}): inside bubblewrap over a read-only workspace, or, with the
+     * operator's explicit opt-out, as this process with a cleared environment and only over a
+     * repository whose configuration holds nothing git would obey. Its hidden paths (the Ratchet
+     * home) are hidden from git too. Commands take their own runner's sandbox.
+     */
+    public Builder sandbox(CommandSandbox s) {
+      this.sandbox = Objects.requireNonNull(s);
       return this;
     }
 

@@ -107,6 +107,7 @@ public final class Workspaces {
     argv.addAll(List.of(args));
     try {
       Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+      p.getOutputStream().close();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (p.waitFor() != 0) {
         throw new IllegalStateException("git " + String.join(" ", args) + " failed: " + out);

@@ -39,7 +39,32 @@ public final class BoundedProcess {
   public static Outcome run(
       List<String> argv, Path dir, Map<String, String> env, Duration timeout, int maxKeptBytes)
       throws IOException {
+    return run(argv, dir, env, false, timeout, maxKeptBytes);
+  }
+
+  /**
+   * As {@link #run}, but the child inherits none of this process's variables: only a system PATH
+   * and {@code env} (no {@code GIT_*}, no {@code RATCHET_*}, no database URL).
+   */
+  public static Outcome runIsolated(
+      List<String> argv, Path dir, Map<String, String> env, Duration timeout, int maxKeptBytes)
+      throws IOException {
+    return run(argv, dir, env, true, timeout, maxKeptBytes);
+  }
+
+  private static Outcome run(
+      List<String> argv,
+      Path dir,
+      Map<String, String> env,
+      boolean isolated,
+      Duration timeout,
+      int maxKeptBytes)
+      throws IOException {
     ProcessBuilder pb = new ProcessBuilder(argv).directory(dir.toFile());
+    if (isolated) {
+      pb.environment().clear();
+      pb.environment().put("PATH", "/usr/local/bin:/usr/bin:/bin");
+    }
     pb.environment().putAll(env);
     pb.redirectInput(ProcessBuilder.Redirect.PIPE);
     Process p = pb.start();

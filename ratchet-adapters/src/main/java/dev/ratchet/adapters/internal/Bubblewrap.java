@@ -127,6 +127,43 @@ public final class Bubblewrap {
     List<String> out = base(bwrap, network, environment);
     String ws = workspace.toString();
     add(out, "--bind", ws, ws);
+    // D29: the repository's control structure is read-only to commands.
+    Path dotGit = workspace.resolve(".git");
+    if (Files.isDirectory(dotGit, LinkOption.NOFOLLOW_LINKS)
+        || Files.isRegularFile(dotGit, LinkOption.NOFOLLOW_LINKS)) {
+      add(out, "--ro-bind", dotGit.toString(), dotGit.toString());
+    }
+    hide(out, workspace, hidden);
+    add(out, "--chdir", ws);
+    out.add("--");
+    out.addAll(argv);
+    return out;
+  }
+
+  /**
+   * The command line of a process that reads the workspace and writes nothing there (git over a
+   * workspace, D29): the workspace bound read-only, {@code hidden} covered as by {@link #wrap},
+   * then {@code overlays} (bwrap mount arguments over paths inside the workspace), no network.
+   */
+  public static List<String> wrapReadOnly(
+      Path bwrap,
+      Path workspace,
+      List<Path> hidden,
+      List<String> overlays,
+      Map<String, String> environment,
+      List<String> argv) {
+    List<String> out = base(bwrap, false, environment);
+    String ws = workspace.toString();
+    add(out, "--ro-bind", ws, ws);
+    hide(out, workspace, hidden);
+    out.addAll(overlays);
+    add(out, "--chdir", ws);
+    out.add("--");
+    out.addAll(argv);
+    return out;
+  }
+
+  private static void hide(List<String> out, Path workspace, List<Path> hidden) {
     for (Path h : hidden) {
       if (!h.startsWith(workspace) || h.equals(workspace)) {
         continue;
@@ -138,10 +175,6 @@ public final class Bubblewrap {
         add(out, "--ro-bind", "/dev/null", h.toString());
       }
     }
-    add(out, "--chdir", ws);
-    out.add("--");
-    out.addAll(argv);
-    return out;
   }
 
   private static List<String> base(Path bwrap, boolean network, Map<String, String> environment) {

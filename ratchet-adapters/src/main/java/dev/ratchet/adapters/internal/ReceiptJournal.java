@@ -41,22 +41,37 @@ public final class ReceiptJournal implements AutoCloseable {
 
   /** The stored instance id, or {@code mint}'s, stored now, on first open. */
   public String instanceId(Supplier<String> mint) {
+    return once("instance_id", mint);
+  }
+
+  /**
+   * Whether the workspace is a git work tree, as recorded when this journal first answered (D29: a
+   * {@code .git} that appears later never switches git on); {@code now} answers on that first call,
+   * including the first open of a journal written before the mode was recorded.
+   */
+  public boolean gitWorkTree(Supplier<Boolean> now) {
+    return "git".equals(once("workspace_mode", () -> now.get() ? "git" : "plain"));
+  }
+
+  private String once(String name, Supplier<String> mint) {
     return db.tx(
         c -> {
-          try (PreparedStatement s =
-                  c.prepareStatement("SELECT value FROM meta WHERE name='instance_id'");
-              ResultSet rs = s.executeQuery()) {
-            if (rs.next()) {
-              return rs.getString(1);
+          try (PreparedStatement s = c.prepareStatement("SELECT value FROM meta WHERE name=?")) {
+            s.setString(1, name);
+            try (ResultSet rs = s.executeQuery()) {
+              if (rs.next()) {
+                return rs.getString(1);
+              }
             }
           }
-          String id = mint.get();
+          String value = mint.get();
           try (PreparedStatement s =
-              c.prepareStatement("INSERT INTO meta(name, value) VALUES('instance_id', ?)")) {
-            s.setString(1, id);
+              c.prepareStatement("INSERT INTO meta(name, value) VALUES(?, ?)")) {
+            s.setString(1, name);
+            s.setString(2, value);
             s.executeUpdate();
           }
-          return id;
+          return value;
         });
   }
 

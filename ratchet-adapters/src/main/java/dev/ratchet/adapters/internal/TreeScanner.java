@@ -18,6 +18,10 @@ import java.util.TreeMap;
  * untracked-but-not-ignored), so build output that {@code .gitignore} hides is not state; elsewhere
  * every file outside the reserved and excluded top-level directories is. Symlinks are never
  * followed: a link is recorded by the digest of its target text.
+ *
+ * <p>Whether the workspace is a git work tree was fixed when its journal was created (D29): a
+ * {@code .git} that appears later is drift and never switches git on; a repository whose control
+ * structures are refused ({@link Git#open}) is drift too, and git does not run over it.
  */
 public final class TreeScanner {
   private final Path root;
@@ -33,7 +37,17 @@ public final class TreeScanner {
 
   public TreeState scan() {
     try {
-      return git == null ? walk() : fromGit();
+      if (git == null) {
+        return Git.isRepository(root)
+            ? walk(
+                "a .git appeared in a workspace that was not a git work tree when first opened;"
+                    + " it is not read")
+            : walk(null);
+      }
+      if (!Git.isRepository(root)) {
+        return walk(".git vanished from a workspace that was a git work tree when first opened");
+      }
+      return fromGit();
     } catch (IOException e) {
       throw new RatchetException(
           ErrorCode.STORE_UNAVAILABLE, "workspace: cannot scan the tree: " + e.getMessage(), e);
@@ -41,11 +55,16 @@ public final class TreeScanner {
   }
 
   private TreeState fromGit() throws IOException {
+    Git.View view = git.open();
+    if (view.refusal() != null) {
+      return walk(view.refusal());
+    }
+    Git.Reader reader = view.reader();
     // HEAD and status first: a commit racing the scan then shows as drift, never as a clean match.
-    String head = git.head();
-    String status = git.status();
+    String head = reader.head();
+    String status = reader.status();
     TreeMap<String, String> entries = new TreeMap<>();
-    for (String rel : git.visibleFiles()) {
+    for (String rel : reader.visibleFiles()) {
       if (skipped(rel)) {
         continue;
       }
@@ -54,10 +73,14 @@ public final class TreeScanner {
         entries.put(rel, e);
       }
     }
-    return new TreeState(entries, new TreeState.GitPart(head, status));
+    return new TreeState(
+        entries,
+        new TreeState.GitPart(head, status, view.controlDigest(), view.neutralised()),
+        null);
   }
 
-  private TreeState walk() throws IOException {
+  /** Every file but the skipped ones, git never asked; {@code drift} says why, when it is drift. */
+  private TreeState walk(String drift) throws IOException {
     TreeMap<String, String> entries = new TreeMap<>();
     Files.walkFileTree(
         root,
@@ -83,7 +106,7 @@ public final class TreeScanner {
             return FileVisitResult.CONTINUE;
           }
         });
-    return new TreeState(entries, null);
+    return new TreeState(entries, null, drift);
   }
 
   private boolean skipped(String rel) {

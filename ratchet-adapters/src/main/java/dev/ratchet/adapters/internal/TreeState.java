@@ -6,6 +6,7 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
@@ -13,18 +14,26 @@ import java.util.TreeMap;
 
 /**
  * The observable state of a workspace: every visible path with the digest of its content (or of its
- * link target), plus, in a git work tree, the HEAD commit and the porcelain status. The state
- * fingerprint is the SHA-256 of canonical {@code {tree, git}}; the revision is kept apart, by the
- * receipt journal.
+ * link target), plus, in a git work tree, the HEAD commit, the porcelain status and the digest of
+ * the repository's control files. The state fingerprint is the SHA-256 of canonical {@code {tree,
+ * git}}, with a {@code control} member only when a control structure is refused (D29: drift, with
+ * its reason); the revision is kept apart, by the receipt journal.
  *
  * @param entries path to {@code sha256 hex}, {@code symlink:<hex>} or {@code directory}
- * @param git the git part, or null outside a git work tree
+ * @param git the git part, or null outside a git work tree (and when the repository is refused)
+ * @param drift why a control structure is refused (a {@code .git} that appeared, redirects or
+ *     carries a configuration git would obey), or null
  */
-public record TreeState(SortedMap<String, String> entries, GitPart git) {
-  /** HEAD (null on an unborn branch) and the exact {@code status --porcelain -z} text. */
-  public record GitPart(String head, String status) {
+public record TreeState(SortedMap<String, String> entries, GitPart git, String drift) {
+  /**
+   * HEAD (null on an unborn branch), the exact {@code status --porcelain -z} text, the digest of
+   * the control files ({@link GitControl}) and the configuration keys that were not obeyed.
+   */
+  public record GitPart(String head, String status, String control, List<String> neutralised) {
     public GitPart {
       Objects.requireNonNull(status, "status");
+      Objects.requireNonNull(control, "control");
+      neutralised = List.copyOf(neutralised);
     }
 
     public boolean dirty() {
@@ -36,6 +45,7 @@ public record TreeState(SortedMap<String, String> entries, GitPart git) {
           .put("head", head)
           .put("dirty", dirty())
           .put("status_sha256", Digests.ofText(status))
+          .put("control_sha256", control)
           .build();
     }
   }
@@ -57,8 +67,12 @@ public record TreeState(SortedMap<String, String> entries, GitPart git) {
 
   public String fingerprint() {
     JsonValue g = git == null ? JsonNull.INSTANCE : git.toJson();
-    return Canonical.sha256Hex(
-        JsonObject.builder().put("tree", new JsonString(treeDigest())).put("git", g).build());
+    JsonObject.Builder b =
+        JsonObject.builder().put("tree", new JsonString(treeDigest())).put("git", g);
+    if (drift != null) {
+      b.put("control", drift);
+    }
+    return Canonical.sha256Hex(b.build());
   }
 
   /** The entry of {@code path}, or null. */

@@ -157,12 +157,14 @@ public final class WorkspaceProvider implements AdapterProvider {
             .clock(context.clock())
             .entropy(context.entropy())
             .crashSeam(context.seam());
+    CommandSandbox sandbox = CommandSandboxes.fromEnvironment(environment);
+    b.sandbox(sandbox.withNetwork(false));
     if (environment.has("commands")) {
       b.commands(
           commands(
               Fields.asObject(
                   environment.get("commands").orElseThrow(), "task.environment.commands"),
-              CommandSandboxes.fromEnvironment(environment)));
+              sandbox));
     }
     return b;
   }

@@ -110,14 +110,32 @@ public final class WorkspaceVerifier {
             .toJson()
             .with("workspace_changed", dev.ratchet.json.JsonBool.of(changed))
             .with("git", gitJson(before));
+    if (after.drift() != null && before.drift() == null) {
+      // The command left a control structure behind (D29): named in the evidence, and no pass.
+      detail = detail.with("control_drift", new JsonString(after.drift()));
+    }
     return new Verification(result.succeeded() && !changed, revision, before.fingerprint(), detail);
   }
 
+  /**
+   * The git part of a verification's evidence: HEAD and dirty; the configuration keys that were not
+   * obeyed, when there are any; and, when a control structure is refused, why (D29).
+   */
   private static JsonValue gitJson(TreeState s) {
     if (s.git() == null) {
-      return dev.ratchet.json.JsonNull.INSTANCE;
+      return s.drift() == null
+          ? dev.ratchet.json.JsonNull.INSTANCE
+          : JsonObject.builder().put("refused", s.drift()).build();
     }
-    return JsonObject.builder().put("head", s.git().head()).put("dirty", s.git().dirty()).build();
+    JsonObject.Builder b =
+        JsonObject.builder().put("head", s.git().head()).put("dirty", s.git().dirty());
+    if (!s.git().neutralised().isEmpty()) {
+      b.put(
+          "neutralised",
+          new JsonArray(
+              s.git().neutralised().stream().map(k -> (JsonValue) new JsonString(k)).toList()));
+    }
+    return b.build();
   }
 
   private static String utf8(String path, byte[] bytes) {

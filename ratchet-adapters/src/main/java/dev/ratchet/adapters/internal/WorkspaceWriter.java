@@ -120,10 +120,19 @@ public final class WorkspaceWriter {
       ApprovalBinding approval,
       CrashSeam crash) {
     SafePaths.Resolved target = paths.resolve("arguments.path", op.path());
-    if (git != null && git.ignored(op.path())) {
-      throw new RatchetException(
-          ErrorCode.PERMISSION,
-          "arguments.path: '" + op.path() + "' is ignored by git, so no observation would see it");
+    if (git != null) {
+      Git.View view = git.open();
+      if (view.refusal() != null) {
+        throw new RatchetException(
+            ErrorCode.PERMISSION, "workspace: the repository is refused: " + view.refusal());
+      }
+      if (view.reader().ignored(op.path())) {
+        throw new RatchetException(
+            ErrorCode.PERMISSION,
+            "arguments.path: '"
+                + op.path()
+                + "' is ignored by git, so no observation would see it");
+      }
     }
     byte[] old = target.exists() ? readBounded(target.path()) : null;
     String hashBefore = old == null ? null : Canonical.sha256Hex(old);
