@@ -167,7 +167,8 @@ public final class WorkspaceAdapter implements EnvironmentAdapter, AutoCloseable
    * .git} that appeared, redirects outside, or carries configuration git would obey), or empty. The
    * reason is also inside the state fingerprint, so the runtime sees the drift.
    */
-  public Optional<String> controlDrift() {
+  @Override
+  public Optional<String> driftEvidence() {
     return lock.with(() -> Optional.ofNullable(scanner.scan().drift()));
   }
 

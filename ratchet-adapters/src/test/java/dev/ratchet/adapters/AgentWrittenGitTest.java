@@ -173,7 +173,7 @@ class AgentWrittenGitTest {
     try (WorkspaceAdapter a = Workspaces.builder(root, Workspaces.clock()).open()) {
       assertThat(a.observe().stateFingerprint()).isNotEqualTo(before.stateFingerprint());
       assertThat(a.gitState()).isEmpty();
-      assertThat(a.controlDrift()).hasValueSatisfying(d -> assertThat(d).contains("gitdir"));
+      assertThat(a.driftEvidence()).hasValueSatisfying(d -> assertThat(d).contains("gitdir"));
     }
     assertThat(markerAppeared()).isFalse();
     gitAsBefore(root, "status", "--porcelain=v1");
@@ -196,7 +196,8 @@ class AgentWrittenGitTest {
     try (WorkspaceAdapter a = Workspaces.builder(plain, Workspaces.clock()).open()) {
       assertThat(a.observe().stateFingerprint()).isNotEqualTo(before.stateFingerprint());
       assertThat(a.gitState()).isEmpty();
-      assertThat(a.controlDrift()).hasValueSatisfying(d -> assertThat(d).contains(".git appeared"));
+      assertThat(a.driftEvidence())
+          .hasValueSatisfying(d -> assertThat(d).contains(".git appeared"));
     }
     assertThat(markerAppeared()).isFalse();
     gitAsBefore(plain, "status", "--porcelain=v1");
@@ -218,12 +219,13 @@ class AgentWrittenGitTest {
     appendConfig(root, "[core]\n\tworktree = " + outside + "\n");
     try (WorkspaceAdapter a = Workspaces.builder(root, Workspaces.clock()).open()) {
       assertThat(a.observe().stateFingerprint()).isNotEqualTo(before.stateFingerprint());
-      assertThat(a.controlDrift()).hasValueSatisfying(d -> assertThat(d).contains("core.worktree"));
+      assertThat(a.driftEvidence())
+          .hasValueSatisfying(d -> assertThat(d).contains("core.worktree"));
     }
     Workspaces.git(root, "config", "--unset", "core.worktree");
     Files.writeString(root.resolve(".git/objects/info/alternates"), outside + "\n");
     try (WorkspaceAdapter a = Workspaces.builder(root, Workspaces.clock()).open()) {
-      assertThat(a.controlDrift()).hasValueSatisfying(d -> assertThat(d).contains("alternates"));
+      assertThat(a.driftEvidence()).hasValueSatisfying(d -> assertThat(d).contains("alternates"));
     }
   }
 
@@ -234,7 +236,7 @@ class AgentWrittenGitTest {
         Workspaces.builder(root, Workspaces.clock()).sandbox(CommandSandbox.unsandboxed()).open()) {
       a.observe();
       assertThat(a.gitState()).isEmpty();
-      assertThat(a.controlDrift())
+      assertThat(a.driftEvidence())
           .hasValueSatisfying(
               d -> assertThat(d).contains("core.fsmonitor").contains("outside the sandbox"));
     }
@@ -248,7 +250,7 @@ class AgentWrittenGitTest {
         Workspaces.builder(root, Workspaces.clock()).sandbox(CommandSandbox.unsandboxed()).open()) {
       assertThat(a.gitState())
           .hasValueSatisfying(g -> assertThat(g.head()).matches("[0-9a-f]{40}"));
-      assertThat(a.controlDrift()).isEmpty();
+      assertThat(a.driftEvidence()).isEmpty();
     }
   }
 

@@ -51,7 +51,7 @@ class ControlStructuresReadOnlyTest {
         assertThat(v.detail().get("stderr").orElseThrow().toString())
             .contains("Read-only file system");
       }
-      assertThat(ws.controlDrift()).isEmpty();
+      assertThat(ws.driftEvidence()).isEmpty();
     }
     assertThat(Files.readString(root.resolve(".git/config"))).isEqualTo(before);
     assertThat(root.resolve(".git/hooks/pre-commit")).doesNotExist();
@@ -67,7 +67,7 @@ class ControlStructuresReadOnlyTest {
       assertThat(v.detail().get("control_drift").orElseThrow().toString())
           .contains(".git appeared");
       assertThat(ws.gitState()).isEmpty();
-      assertThat(ws.controlDrift()).isPresent();
+      assertThat(ws.driftEvidence()).isPresent();
     }
   }
 }

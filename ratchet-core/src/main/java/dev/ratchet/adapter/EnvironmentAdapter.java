@@ -35,6 +35,16 @@ public interface EnvironmentAdapter {
   /** The environment now: instance, revision, state fingerprint and identity. */
   Observation observe();
 
+  /**
+   * Why the adapter itself finds its environment changed in a way no write explains — a control
+   * structure it refuses, such as a workspace repository that redirects outside it (SPEC D29) — or
+   * empty. The runtime puts it into a drift freeze's evidence; the state fingerprint already
+   * carries the change.
+   */
+  default Optional<String> driftEvidence() {
+    return Optional.empty();
+  }
+
   /** Performs a write at most once per key (see the class contract). */
   AdapterOutcome execute(
       WriteIntent intent, String idempotencyKey, Fence fence, ApprovalBinding approval);

@@ -43,6 +43,11 @@ public abstract class ForwardingAdapter implements EnvironmentAdapter {
   }
 
   @Override
+  public Optional<String> driftEvidence() {
+    return delegate.driftEvidence();
+  }
+
+  @Override
   public Optional<Receipt> lookup(String key) {
     return delegate.lookup(key);
   }

@@ -53,14 +53,14 @@ final class Freezer {
     Engine.Op op = engine.begin();
     ReviewCase c =
         new ReviewCase(caseId(op), ReviewCase.ENVIRONMENT_DRIFT, op.b.pending, null, null, live);
-    JsonObject detail =
+    JsonObject.Builder detail =
         JsonObject.builder()
             .put("why", why)
             .put("binding", op.b.binding.toJson())
             .put("observed", live.toJson())
-            .put("review_required", true)
-            .build();
-    return freeze(engine, op, c, Transition.FREEZE_DRIFT, detail);
+            .put("review_required", true);
+    engine.ctx().adapter().driftEvidence().ifPresent(e -> detail.put("adapter_evidence", e));
+    return freeze(engine, op, c, Transition.FREEZE_DRIFT, detail.build());
   }
 
   /** An operator's cancel with a write pending: a reviewer decides what becomes of the write. */
