@@ -66,7 +66,7 @@ final class AgentDemoReport {
     }
     writes.print(out);
     out.println(
-        "(approval_rejected: the worker found no valid approval yet and the write waited;"
+        "(awaiting_approval: the worker found no valid approval yet and the write waited;"
             + " approval_consumed: alice's signed approval was used)");
 
     out.println();

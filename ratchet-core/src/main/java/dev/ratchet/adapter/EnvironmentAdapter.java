@@ -18,7 +18,11 @@ import java.util.Optional;
  *   <li>a fence whose lease version is older than the newest seen for the run (and object) is
  *       refused with {@code FENCED}, nothing changed;
  *   <li>an approval whose expiry has passed (on the adapter's own clock) is refused with {@code
- *       APPROVAL}, nothing changed.
+ *       APPROVAL}, nothing changed;
+ *   <li>{@code STALE_OBSERVATION} from {@code execute} means a precondition the intent's arguments
+ *       state does not hold (a file's expected digest), checked before anything was done: no
+ *       effect, the key unused. The runtime withdraws such an intent. An adapter that cannot
+ *       promise "no effect" for a refusal must use another code.
  * </ul>
  *
  * Implementations are thread-safe; {@code execute} returns only once its receipt is durable.

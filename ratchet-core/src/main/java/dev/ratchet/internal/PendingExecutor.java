@@ -8,6 +8,7 @@ import dev.ratchet.adapter.Observation;
 import dev.ratchet.adapter.Receipt;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.json.JsonBool;
 import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Approval;
@@ -150,7 +151,15 @@ final class PendingExecutor {
     if (ran != null && ran.frozen() != null) {
       return ran.frozen();
     }
-    AdapterOutcome out = ran != null ? ran.outcome() : call.get();
+    AdapterOutcome out;
+    try {
+      out = ran != null ? ran.outcome() : call.get();
+    } catch (RatchetException e) {
+      if (ran == null && e.code() == ErrorCode.STALE_OBSERVATION) {
+        withdrawRefused(op, p);
+      }
+      throw e;
+    }
     if (out.kind() == AdapterOutcome.Kind.CONFLICT) {
       return Freezer.receiptConflict(engine, op, p, out.receipt(), live);
     }
@@ -162,6 +171,29 @@ final class PendingExecutor {
         out.receipt(),
         replayed ? TraceOutcome.REPLAYED : TraceOutcome.EXECUTED,
         replayed ? StepOutcome.Kind.REPLAYED : StepOutcome.Kind.EXECUTED);
+  }
+
+  /**
+   * The adapter refused the write because a precondition of its arguments does not hold (an {@code
+   * expected_sha256} that is not the file's): nothing took effect (the SPI's contract for {@code
+   * STALE_OBSERVATION}), so the intent is withdrawn and traced, and the run is bound to the live
+   * state, exactly as when the pre-state no longer holds. Retrying the same intent would meet the
+   * same refusal on every resume. A receipt under the key (a contract breach) keeps the intent for
+   * reconciliation instead.
+   */
+  private void withdrawRefused(Engine.Op op, PendingIntent p) {
+    if (ctx.adapter().lookup(p.key()).isPresent()) {
+      return;
+    }
+    op.trace(
+        p.action().actionId(),
+        p.action().kind(),
+        TraceOutcome.STALE_OBSERVATION,
+        Outcomes.error(ErrorCode.STALE_OBSERVATION).with("refused_by_adapter", JsonBool.TRUE));
+    op.b.pending = null;
+    op.b.binding = engine.observe();
+    engine.budgetClose(op);
+    engine.commit(op);
   }
 
   /**
@@ -286,7 +318,7 @@ final class PendingExecutor {
       op.trace(
           p.action().actionId(),
           p.action().kind(),
-          TraceOutcome.APPROVAL_REJECTED,
+          TraceOutcome.AWAITING_APPROVAL,
           JsonObject.builder()
               .put("error_code", ErrorCode.APPROVAL.name())
               .put("pending_frozen", true)

@@ -27,15 +27,26 @@ public final class Fields {
     Set<String> declared = new LinkedHashSet<>(List.of(keys));
     Set<String> missing = new TreeSet<>(declared);
     missing.removeAll(obj.members().keySet());
-    if (!missing.isEmpty()) {
-      throw RatchetException.contract(path + ": missing fields " + missing);
-    }
     Set<String> unknown = new TreeSet<>(obj.members().keySet());
     unknown.removeAll(declared);
-    if (!unknown.isEmpty()) {
-      throw RatchetException.contract(path + ": unknown fields " + unknown);
+    if (missing.isEmpty() && unknown.isEmpty()) {
+      return new Fields(obj, path);
     }
-    return new Fields(obj, path);
+    // Both at once is usually one misspelling: name the field and the one it was meant to be.
+    StringBuilder m = new StringBuilder(path).append(": ");
+    if (!missing.isEmpty()) {
+      m.append("missing fields ").append(missing);
+    }
+    if (!unknown.isEmpty()) {
+      m.append(missing.isEmpty() ? "" : "; ").append("unknown fields ").append(unknown);
+      for (String u : unknown) {
+        String near = Spelling.closest(u, declared);
+        if (near != null) {
+          m.append(" ('").append(u).append("': did you mean '").append(near).append("'?)");
+        }
+      }
+    }
+    throw RatchetException.contract(m.toString());
   }
 
   public static JsonObject asObject(JsonValue value, String path) {

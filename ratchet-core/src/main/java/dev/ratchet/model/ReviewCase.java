@@ -35,15 +35,14 @@ public record ReviewCase(
   /** An unreceipted write started and no result was committed: it may have happened (D23). */
   public static final String UNCERTAIN_EFFECT = "uncertain_effect";
 
+  /** Every reason a run is frozen for (metrics register one series each at zero). */
+  public static final Set<String> REASONS =
+      Set.of(
+          RECEIPT_CONFLICT, ENVIRONMENT_DRIFT, RECEIPT_UNBOUND, CANCEL_REQUESTED, UNCERTAIN_EFFECT);
+
   public ReviewCase {
     Text.require("case_id", caseId);
-    if (!Set.of(
-            RECEIPT_CONFLICT,
-            ENVIRONMENT_DRIFT,
-            RECEIPT_UNBOUND,
-            CANCEL_REQUESTED,
-            UNCERTAIN_EFFECT)
-        .contains(reason)) {
+    if (!REASONS.contains(reason)) {
       throw dev.ratchet.error.RatchetException.contract("review.reason: unknown '" + reason + "'");
     }
     Objects.requireNonNull(observation, "observation");

@@ -11,7 +11,13 @@ public enum TraceOutcome {
   COST_REPORTED("cost_reported"),
   ACCEPTED_PENDING("accepted_pending"),
   PERMISSION_DENIED("permission_denied"),
+  /**
+   * A proposal refused for its approval (a presented key without valid approval). Traces written
+   * before issue 39 also used it for an ordinary wait, which is now {@link #AWAITING_APPROVAL}.
+   */
   APPROVAL_REJECTED("approval_rejected"),
+  /** A pending write holds no valid approval yet and waits for one: nothing was refused. */
+  AWAITING_APPROVAL("awaiting_approval"),
   APPROVAL_CONSUMED("approval_consumed"),
   APPROVAL_REFRESHED("approval_refreshed"),
   STALE_OBSERVATION("stale_observation"),

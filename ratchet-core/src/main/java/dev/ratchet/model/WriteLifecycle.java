@@ -60,7 +60,7 @@ public final class WriteLifecycle {
     AWAIT_APPROVAL(
         Stage.INTENT_COMMITTED,
         Stage.INTENT_COMMITTED,
-        TraceOutcome.APPROVAL_REJECTED,
+        TraceOutcome.AWAITING_APPROVAL,
         null,
         "no valid approval: the intent stays pending"),
     CALL(

@@ -42,9 +42,31 @@ public final class MeterObserver implements RatchetObserver {
 
   private final MeterRegistry registry;
 
+  /**
+   * Registers every rare-event series at zero (fenced, leases lost, freezes and inbox refusals by
+   * reason, recoveries by what they found and did), so an alert can be written before the first
+   * event; label values are lower-case wire names.
+   */
   public MeterObserver(MeterRegistry registry) {
     this.registry = registry;
+    fencedCounter();
+    leasesLostCounter();
+    for (String reason : new java.util.TreeSet<>(dev.ratchet.model.ReviewCase.REASONS)) {
+      counter(FREEZES, FREEZES_HELP, "reason", reason);
+    }
+    for (dev.ratchet.error.DecisionRefused.Reason r :
+        dev.ratchet.error.DecisionRefused.Reason.values()) {
+      counter(INBOX_REFUSALS, INBOX_HELP, "reason", r.wireName());
+    }
+    for (Recovery.Found found : Recovery.Found.values()) {
+      for (Recovery.Did did : Recovery.Did.values()) {
+        recoveries(found, did);
+      }
+    }
   }
+
+  private static final String FREEZES_HELP = "Runs frozen in needs_review, by reason";
+  private static final String INBOX_HELP = "Inbox items (approvals, decisions) refused, by reason";
 
   @Override
   public void step(Step s) {
@@ -60,8 +82,8 @@ public final class MeterObserver implements RatchetObserver {
       case ADAPTER_CALL:
         Timer.builder(ADAPTER_CALLS)
             .description("Adapter calls and their latency")
-            .tag("operation", s.name())
-            .tag("outcome", s.outcome())
+            .tag("operation", label(s.name()))
+            .tag("outcome", label(s.outcome()))
             .register(registry)
             .record(s.duration());
         break;
@@ -77,48 +99,61 @@ public final class MeterObserver implements RatchetObserver {
 
   @Override
   public void recovered(String runId, Recovery.Found found, Recovery.Did did) {
-    Counter.builder(RECOVERIES)
+    recoveries(found, did).increment();
+  }
+
+  private Counter recoveries(Recovery.Found found, Recovery.Did did) {
+    return Counter.builder(RECOVERIES)
         .description("Recoveries by what they found and did")
         .tag("found", found.wireName())
         .tag("did", did.wireName())
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 
   @Override
   public void frozen(String runId, String reason) {
-    counter(FREEZES, "Runs frozen in needs_review", "reason", reason).increment();
+    counter(FREEZES, FREEZES_HELP, "reason", reason).increment();
   }
 
   @Override
   public void fenced(String runId) {
-    Counter.builder(FENCED)
-        .description("Attempts refused by the fence")
-        .register(registry)
-        .increment();
+    fencedCounter().increment();
+  }
+
+  private Counter fencedCounter() {
+    return Counter.builder(FENCED)
+        .description("Attempts refused because their fence is not the current lease")
+        .register(registry);
   }
 
   @Override
   public void inboxRefused(String runId, String reason) {
-    counter(INBOX_REFUSALS, "Inbox items refused", "reason", reason).increment();
+    counter(INBOX_REFUSALS, INBOX_HELP, "reason", reason).increment();
   }
 
   @Override
   public void leaseLost(String runId) {
-    Counter.builder(LEASES_LOST)
-        .description("Lease renewals refused")
-        .register(registry)
-        .increment();
+    leasesLostCounter().increment();
   }
 
-  private Counter counter(String name, String description, String tag, String value) {
-    return Counter.builder(name)
-        .description(description)
-        .tag(tag, value == null ? "none" : value)
+  private Counter leasesLostCounter() {
+    return Counter.builder(LEASES_LOST)
+        .description("Lease renewals refused: the worker lost the run")
         .register(registry);
   }
 
+  private Counter counter(String name, String description, String tag, String value) {
+    return Counter.builder(name).description(description).tag(tag, label(value)).register(registry);
+  }
+
   private Timer timer(String name, String description, String tag, String value) {
-    return Timer.builder(name).description(description).tag(tag, value).register(registry);
+    return Timer.builder(name).description(description).tag(tag, label(value)).register(registry);
+  }
+
+  /**
+   * Label values are lower-case wire names (a store's {@code LOST_RACE} reads {@code lost_race}).
+   */
+  private static String label(String value) {
+    return value == null ? "none" : value.toLowerCase(java.util.Locale.ROOT);
   }
 }

@@ -90,10 +90,10 @@ public final class WorkspaceProvider implements AdapterProvider {
       WorkspacePaths.require("task.targets: '" + t + "'", t);
     }
     JsonObject environment = environment(task.environment());
-    within(
-        task,
-        Fields.asObject(environment.get("files").orElse(null), "task.environment.files"),
-        "task.environment.files");
+    JsonObject files =
+        Fields.asObject(environment.get("files").orElse(null), "task.environment.files");
+    within(task, files, "task.environment.files");
+    PlanContents.check(files.members(), task.plan());
     if (!task.verifier().members().isEmpty()) {
       within(
           task,
@@ -196,6 +196,9 @@ public final class WorkspaceProvider implements AdapterProvider {
       if (fresh) {
         Files.createDirectories(dir);
       }
+      if (!fresh) {
+        refuseUsed(dir);
+      }
       for (Map.Entry<String, JsonValue> e : files.members().entrySet()) {
         String where = "task.environment.files." + e.getKey();
         String rel = WorkspacePaths.require(where, e.getKey());
@@ -223,6 +226,30 @@ public final class WorkspaceProvider implements AdapterProvider {
               + " cannot be prepared ("
               + e.getClass().getSimpleName()
               + ")");
+    }
+  }
+
+  /**
+   * A directory an earlier run already wrote to cannot hold a new run's initial state as the task
+   * means it (its journal's receipts are another run's): refused, as for changed files.
+   */
+  private static void refuseUsed(Path dir) {
+    Path journal = dir.resolve(WorkspaceAdapter.CONTROL_DIR).resolve("receipts.db");
+    if (!Files.isRegularFile(journal)) {
+      return;
+    }
+    long writes;
+    try (ReceiptJournal j = ReceiptJournal.open(journal)) {
+      writes = j.revision();
+    }
+    if (writes > 0) {
+      throw RatchetException.contract(
+          "connect.directory: the workspace "
+              + dir
+              + " was already used by a run ("
+              + writes
+              + " committed writes in its journal): start from a fresh directory (remove it, or"
+              + " point connect.directory elsewhere)");
     }
   }
 

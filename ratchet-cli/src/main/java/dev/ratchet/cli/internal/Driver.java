@@ -147,6 +147,11 @@ public final class Driver {
       if (e.code() == ErrorCode.VERIFICATION && "finish".equals(step.kind())) {
         return e;
       }
+      // The adapter refused the write's precondition and the runtime withdrew the intent: the
+      // same rule as a stale refusal at propose (ADR 0050), or every resume meets it again.
+      if (e.code() == ErrorCode.STALE_OBSERVATION && run.state().pending() == null) {
+        return permanentAtPropose(e, cursor);
+      }
       throw e;
     }
     return null;

@@ -172,7 +172,24 @@ public final class KeyConfig {
               + home.identities(role)
               + ")");
     }
-    return Pem.readPrivate(home.identity(role, requireId("--" + role.noun(), name)), name);
+    Path file = home.identity(role, requireId("--" + role.noun(), name));
+    if (!java.nio.file.Files.exists(file)) {
+      throw RatchetException.contract(
+          "--"
+              + role.noun()
+              + " "
+              + name
+              + ": no key named '"
+              + name
+              + "' in "
+              + home.identities(role)
+              + " (create one there with 'ratchet keys generate --role "
+              + role.noun()
+              + " --name "
+              + name
+              + "', or pass --key FILE)");
+    }
+    return Pem.readPrivate(file, name);
   }
 
   /** Writes a new key pair for {@code name}: {@code <name>.key} (0600) and {@code <name>.pub}. */

@@ -23,6 +23,12 @@ public final class StoreFactories {
           parents(mark);
         }
       }
+      if (!create) {
+        mustExist(content);
+        if (mark != null) {
+          mustExist(mark);
+        }
+      }
       Database contentDb = database(content);
       Database markDb = mark == null ? contentDb : database(mark);
       StoreOptions options =
@@ -63,6 +69,18 @@ public final class StoreFactories {
                 System.getenv("RATCHET_PG_PASSWORD"));
     String schema = System.getenv("RATCHET_PG_SCHEMA");
     return schema == null || schema.isBlank() ? db : db.withSchema(schema);
+  }
+
+  /** A missing SQLite file, said in the command line's words (nothing is created). */
+  private static void mustExist(StoreSpec spec) {
+    if (spec.kind() == StoreSpec.Kind.SQLITE && !Files.isRegularFile(spec.file())) {
+      throw new RatchetException(
+          dev.ratchet.error.ErrorCode.STORE_UNAVAILABLE,
+          "no Ratchet store at "
+              + spec.file()
+              + " (nothing was created): 'ratchet run' or 'ratchet submit' creates it, or name"
+              + " another with --store or RATCHET_STORE");
+    }
   }
 
   private static void parents(StoreSpec spec) {

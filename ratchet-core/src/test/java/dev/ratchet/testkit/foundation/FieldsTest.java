@@ -86,6 +86,19 @@ class FieldsTest {
     assertThat(unknown.getMessage()).doesNotContain("missing");
     // Both at once: refused, with the missing ones named first.
     contract(() -> Fields.exact(obj("{\"a\":1,\"z\":2}"), "rec", "a", "b"), "rec", "missing");
+    // A misspelling is named with the field it was meant to be.
+    Throwable misspelt =
+        catchThrowable(
+            () ->
+                Fields.exact(
+                    obj("{\"permisions\":1,\"budgets\":2}"), "task", "permissions", "budgets"));
+    assertThat(misspelt.getMessage())
+        .contains("missing fields [permissions]")
+        .contains("unknown fields [permisions]")
+        .contains("'permisions': did you mean 'permissions'?");
+    Throwable farOff =
+        catchThrowable(() -> Fields.exact(obj("{\"zzz\":1}"), "task", "permissions"));
+    assertThat(farOff.getMessage()).contains("unknown fields [zzz]").doesNotContain("did you mean");
     // A null member is present, not missing; the accessor then refuses its type.
     Fields withNull = Fields.exact(obj("{\"a\":null}"), "rec", "a");
     contract(() -> withNull.string("a"), "rec.a", "must be a string, got null");

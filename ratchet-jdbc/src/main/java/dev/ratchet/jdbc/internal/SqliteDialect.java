@@ -43,7 +43,7 @@ final class SqliteDialect implements Dialect {
       throw Failures.unavailable(
           "no Ratchet store at "
               + db.file()
-              + " (nothing was created; open with OpenMode.CREATE to make one)");
+              + " (nothing was created; opening it in create mode makes one)");
     }
     if (create) {
       createPrivately(db.file());
