@@ -81,6 +81,13 @@ class CancelCommandTest {
     assertThat(frozen.out()).contains("did frozen");
     assertThat(frozen.err()).contains("needs_review (cancel_requested");
     assertThat(h.workspace.ledger()).as("the approved write did not run").hasSize(1);
+    // Issue 39: approving a frozen run says what is pending and who must act, not "no write".
+    MemoryHarness.Result approveFrozen = h.run("approve", "r1", "--approver", "alice");
+    assertThat(approveFrozen.exit()).isEqualTo(2);
+    assertThat(approveFrozen.err())
+        .contains("is frozen for review with append_file")
+        .contains("ratchet review decide r1")
+        .doesNotContain("there is no write to approve");
 
     MemoryHarness.Result d =
         h.run("review", "decide", "r1", "--decision", "abort", "--reviewer", "rita");

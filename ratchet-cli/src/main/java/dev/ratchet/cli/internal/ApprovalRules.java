@@ -26,6 +26,21 @@ public final class ApprovalRules {
    */
   public static PendingIntent requireApprovable(
       String runId, RunState s, TaskSpec task, boolean refresh, long now) {
+    if (s.phase() == Phase.NEEDS_REVIEW && s.pending() != null) {
+      throw RatchetException.contract(
+          "run "
+              + runId
+              + " is frozen for review with "
+              + s.pending().action().kind()
+              + " "
+              + s.pending().action().actionId()
+              + " pending: an approval cannot be consumed until a reviewer decides ('ratchet"
+              + " review show "
+              + runId
+              + "', then 'ratchet review decide "
+              + runId
+              + " --decision replan|abort --reviewer NAME')");
+    }
     if (s.phase() != Phase.RUNNING) {
       throw RatchetException.contract(
           "run " + runId + " is " + s.phase().wireName() + ": there is no write to approve");
