@@ -188,6 +188,34 @@ class AgentWrittenGitProcessTest {
     assertThat(f.markerAppeared()).as("canary: the plant is live").isTrue();
   }
 
+  @Test
+  void theMcpServerOverAPlantedRepositoryRunsNothing() throws Exception {
+    Fixture f = new Fixture(true, "print('nothing planted')\n");
+    Files.writeString(f.ws.resolve(".gitattributes"), "*.py filter=x\n");
+    f.appendConfig(
+        "[core]\n\tfsmonitor = "
+            + f.payload
+            + "\n[filter \"x\"]\n\tclean = "
+            + f.payload
+            + "\n\trequired = true\n");
+    try (McpClientProcess server =
+        new McpClientProcess(
+            List.of(
+                "mcp",
+                f.task("m1").toString(),
+                "--run-id",
+                "m1",
+                "--home",
+                f.c.home().toString()))) {
+      var read = server.call("read_file", Map.of("path", "app.py"));
+      assertThat(read.isError()).as(String.valueOf(read)).isFalse();
+      assertThat(String.valueOf(read.structuredContent())).contains("print(1)");
+    }
+    assertThat(f.markerAppeared()).isFalse();
+    gitAsBefore(f.ws, "status", "--porcelain=v1");
+    assertThat(f.markerAppeared()).as("canary: the plant is live").isTrue();
+  }
+
   private static final String CREATE_GIT =
       """
       import os
