@@ -101,8 +101,13 @@ public final class Ratchet {
     return new Builder();
   }
 
-  /** Starts a new run: takes its lease, observes the environment, commits generation 1. */
+  /**
+   * Starts a new run: validates the whole task (D31, {@link dev.ratchet.model.TaskRules}: core's
+   * rules, then the adapter provider's), takes its lease, observes the environment, commits
+   * generation 1. A refused task creates nothing.
+   */
   public Run start(TaskSpec task, String runId, EnvironmentAdapter adapter) {
+    dev.ratchet.model.TaskRules.check(task, java.util.List.of(), adapter.actionSpecs());
     Engine e = Runs.start(context(task, observed(adapter, runId)), runId);
     return new Run(e, null, observer);
   }
@@ -112,6 +117,7 @@ public final class Ratchet {
    * any integrity, freshness or binding problem; then re-observes and reconciles.
    */
   public Run resume(TaskSpec task, String runId, EnvironmentAdapter adapter) {
+    dev.ratchet.model.TaskRules.check(task, java.util.List.of(), adapter.actionSpecs());
     RunContext ctx = context(task, observed(adapter, runId));
     Runs.Resumed r =
         Observed.timed(

@@ -12,6 +12,7 @@ import dev.ratchet.json.JsonArray;
 import dev.ratchet.json.JsonLimits;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
+import dev.ratchet.model.TaskRules;
 import dev.ratchet.model.TaskSpec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,13 +49,13 @@ public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan, S
    */
   public void checkAgainst(List<ActionSpec> offered) {
     try {
-      checkStrict(offered);
+      checkStrict(offered, null);
     } catch (RatchetException | IllegalArgumentException e) {
       throw RatchetException.contract(source + ": " + e.getMessage());
     }
   }
 
-  private void checkStrict(List<ActionSpec> offered) {
+  private void checkStrict(List<ActionSpec> offered, AdapterProvider provider) {
     Map<String, ActionSpec> specs = new HashMap<>();
     for (ActionSpec s : offered) {
       specs.put(s.kind(), s);
@@ -80,7 +81,12 @@ public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan, S
         specs.get(step.kind()).validateArguments(step.arguments(), "plan[" + i + "].arguments");
       }
     }
-    TaskChecks.check(task, plan, specs);
+    // D31: the library's whole-task rules, the adapter provider's included.
+    TaskRules.check(task, outline(plan), offered, provider);
+  }
+
+  private static List<TaskOutline.Step> outline(List<PlanStep> plan) {
+    return plan.stream().map(p -> new TaskOutline.Step(p.kind(), p.arguments())).toList();
   }
 
   /** Reads and validates a task file given on the command line. */
@@ -123,13 +129,7 @@ public record TaskFile(TaskSpec task, JsonObject connect, List<PlanStep> plan, S
     JsonObject connect = provider.resolveConnect(f.obj("connect"), baseDir, "connect");
     List<PlanStep> plan = plan(f.array("plan"), task);
     TaskFile tf = new TaskFile(task, connect, plan, where);
-    tf.checkStrict(provider.actionSpecs(task.environment(), adapters.context()));
-    provider.checkTask(
-        new TaskOutline(
-            task.targets(),
-            task.environment(),
-            task.verifier(),
-            plan.stream().map(p -> new TaskOutline.Step(p.kind(), p.arguments())).toList()));
+    tf.checkStrict(provider.actionSpecs(task.environment(), adapters.context()), provider);
     return tf;
   }
 
