@@ -149,6 +149,12 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
   }
 
   @Override
+  public List<RunRef> runs(String runId) {
+    Objects.requireNonNull(runId, "runId");
+    return marks.read("finding a run", c -> Tables.runs(c, runId));
+  }
+
+  @Override
   public void deliver(String taskId, String runId, InboxItem item) {
     Objects.requireNonNull(item, "item");
     marks.write(
