@@ -396,6 +396,15 @@ public final class InMemoryStore implements CheckpointStore, SchedulingStore {
     return lease;
   }
 
+  /**
+   * Grants the run's lease to {@code owner} whatever holds it now, as a store edited underneath a
+   * worker would: the current holder's renewals, commits, parks and finishes are refused from then
+   * on (for tests of a lost lease).
+   */
+  public synchronized Lease grantElsewhere(String runId, String owner, Duration ttl) {
+    return grant(runId, owner, ttl, leases.get(runId));
+  }
+
   @Override
   public synchronized Lease renew(Lease lease, Duration ttl) {
     requireAvailable();

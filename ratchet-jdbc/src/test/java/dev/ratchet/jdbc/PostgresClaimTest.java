@@ -2,6 +2,7 @@ package dev.ratchet.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratchet.schedule.Claim;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -2,6 +2,7 @@ package dev.ratchet.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratchet.schedule.Claim;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.Lease;
 import java.nio.file.Path;

@@ -1,6 +1,8 @@
 package dev.ratchet.jdbc.internal;
 
-import dev.ratchet.jdbc.Claim;
+import dev.ratchet.schedule.Claim;
+import dev.ratchet.schedule.RowCount;
+import dev.ratchet.schedule.SignedSubmission;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseToken;
 import java.sql.Connection;
@@ -12,8 +14,9 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * The scheduling rows (ADR 0060). PostgreSQL goes through the V4 SECURITY DEFINER functions; SQLite
- * (one worker process) does the same in one write transaction over the schedule and lease tables.
+ * The scheduling rows (ADR 0060, 0064). PostgreSQL goes through the V4 SECURITY DEFINER functions;
+ * SQLite does the same in one write transaction of its single writer over the schedule and lease
+ * tables. Every change is judged by its row count ({@link RowCount}: 0 lost, 1 won, more a bug).
  */
 public final class Schedule {
   private static final String CLAIMABLE =
@@ -64,6 +67,7 @@ public final class Schedule {
 
   private static Optional<Claim> claimPostgres(
       Connection c, String owner, Duration ttl, LeaseToken token) throws SQLException {
+    Claim claimed;
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT o_task, o_run, o_driver, o_task_ref, o_nudges, o_version, o_expires_at_ms"
@@ -73,21 +77,42 @@ public final class Schedule {
       ps.setString(3, token.hash());
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
-          return Optional.empty();
+          return Optional.empty(); // nothing claimable, or another claimer won the row
         }
         Lease lease =
             new Lease(
                 rs.getString(2), owner, rs.getLong(6), Instant.ofEpochMilli(rs.getLong(7)), token);
-        return Optional.of(
+        claimed =
             new Claim(
                 rs.getString(1),
                 rs.getString(2),
                 rs.getString(3),
                 rs.getString(4),
                 rs.getLong(5),
-                lease));
+                lease,
+                Optional.empty());
+        if (rs.next()) {
+          RowCount.won(2, "ratchet_claim"); // one claim grants one row: more is a bug
+        }
       }
     }
+    return Optional.of(withSubmission(c, claimed));
+  }
+
+  /** The claim with its run's signed submission, when the row says it was submitted. */
+  private static Claim withSubmission(Connection c, Claim claim) throws SQLException {
+    if (!claim.submitted()) {
+      return claim;
+    }
+    Optional<SignedSubmission> s = Submissions.envelope(c, claim.taskId(), claim.runId());
+    return new Claim(
+        claim.taskId(),
+        claim.runId(),
+        claim.driver(),
+        claim.taskRef(),
+        claim.nudges(),
+        claim.lease(),
+        s);
   }
 
   private static Optional<Claim> claimSqlite(
@@ -123,9 +148,11 @@ public final class Schedule {
       ps.setLong(1, now);
       ps.setString(2, taskId);
       ps.setString(3, runId);
-      Leases.requireOne(ps.executeUpdate(), "schedule claim");
+      RowCount.requireOne(ps.executeUpdate(), "schedule claim");
     }
-    return Optional.of(new Claim(taskId, runId, driver, taskRef, nudges, lease.get()));
+    return Optional.of(
+        withSubmission(
+            c, new Claim(taskId, runId, driver, taskRef, nudges, lease.get(), Optional.empty())));
   }
 
   /** Parks the run as waiting unless an inbox item arrived since the claim; true if parked. */
@@ -145,7 +172,7 @@ public final class Schedule {
         ps.setLong(6, lease.version());
         ps.setBytes(7, lease.requireToken().secret());
         try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() && rs.getInt(1) == 1;
+          return RowCount.won(rs.next() ? rs.getInt(1) : 0, "ratchet_park");
         }
       }
     }
@@ -164,7 +191,7 @@ public final class Schedule {
       ps.setString(3, claim.taskId());
       ps.setString(4, claim.runId());
       ps.setLong(5, claim.nudges());
-      return ps.executeUpdate() == 1;
+      return RowCount.won(ps.executeUpdate(), "schedule park");
     }
   }
 
@@ -178,7 +205,9 @@ public final class Schedule {
         ps.setString(3, lease.owner());
         ps.setLong(4, lease.version());
         ps.setBytes(5, lease.requireToken().secret());
-        ps.executeQuery().close();
+        try (ResultSet rs = ps.executeQuery()) {
+          RowCount.won(rs.next() ? rs.getInt(1) : 0, "ratchet_finish");
+        }
       }
       return;
     }
@@ -191,7 +220,7 @@ public final class Schedule {
       ps.setLong(1, now);
       ps.setString(2, claim.taskId());
       ps.setString(3, claim.runId());
-      ps.executeUpdate();
+      RowCount.won(ps.executeUpdate(), "schedule finish");
     }
   }
 }
