@@ -1,5 +1,7 @@
 package dev.ratchet.jdbc.internal;
 
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
 import dev.ratchet.schedule.Claim;
 import dev.ratchet.schedule.RowCount;
 import dev.ratchet.schedule.SignedSubmission;
@@ -173,6 +175,8 @@ public final class Schedule {
         ps.setBytes(7, lease.requireToken().secret());
         try (ResultSet rs = ps.executeQuery()) {
           return RowCount.won(rs.next() ? rs.getInt(1) : 0, "ratchet_park");
+        } catch (SQLException e) {
+          throw notLeased(e, "ratchet_park");
         }
       }
     }
@@ -207,6 +211,8 @@ public final class Schedule {
         ps.setBytes(5, lease.requireToken().secret());
         try (ResultSet rs = ps.executeQuery()) {
           RowCount.won(rs.next() ? rs.getInt(1) : 0, "ratchet_finish");
+        } catch (SQLException e) {
+          throw notLeased(e, "ratchet_finish");
         }
       }
       return;
@@ -222,5 +228,20 @@ public final class Schedule {
       ps.setString(3, claim.runId());
       RowCount.won(ps.executeUpdate(), "schedule finish");
     }
+  }
+
+  /**
+   * The function's own refusal of a caller without the run's live lease and token ({@code 42501}
+   * raised by {@code ratchet_park} or {@code ratchet_finish}) is {@code FENCED}, as on SQLite; any
+   * other failure stays the database's.
+   */
+  private static SQLException notLeased(SQLException e, String function) throws SQLException {
+    String m = Failures.serverMessage(e);
+    if ("42501".equals(e.getSQLState())
+        && m.startsWith(function + ": run ")
+        && m.contains("is not leased under this token")) {
+      throw new RatchetException(ErrorCode.FENCED, m);
+    }
+    return e;
   }
 }
