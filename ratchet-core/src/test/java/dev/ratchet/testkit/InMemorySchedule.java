@@ -60,7 +60,7 @@ final class InMemorySchedule {
 
   void schedule(String taskId, String runId, String driver, String taskRef, long now) {
     if (rows.containsKey(key(taskId, runId))) {
-      throw RatchetException.contract("run '" + runId + "' is already scheduled");
+      throw RatchetException.contract("run_id: run '" + runId + "' is already scheduled");
     }
     rows.put(key(taskId, runId), new Row(taskId, runId, driver, taskRef, now));
   }

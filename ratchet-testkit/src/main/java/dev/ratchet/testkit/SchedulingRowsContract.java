@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * touched row goes first; a parked run waits for an inbox item or its wake-up time; an item that
  * arrives before the park keeps the run runnable; a lapsed lease makes the run claimable again and
  * fences the old holder; park and finish need the claim's token; a finished row is never claimed
- * again. Part of {@link SchedulingStoreContract}, which implementations subclass.
+ * again; a run is scheduled once. Part of {@link SchedulingStoreContract}, which implementations
+ * subclass.
  */
 public abstract class SchedulingRowsContract extends SchedulingFixture {
   @Test
@@ -153,6 +154,14 @@ public abstract class SchedulingRowsContract extends SchedulingFixture {
     assertThat(store.claim("w2", TTL)).isEmpty();
     deliver("run-a", "n-late");
     assertThat(store.claim("w2", TTL)).as("ended stays ended").isEmpty();
+  }
+
+  @Test
+  void aRunIsScheduledOnce() {
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    assertThat(ContractRecords.codeOf(() -> store.schedule(TASK, "run-a", DRIVER, "other")))
+        .isEqualTo(ErrorCode.CONTRACT);
+    assertThat(claim("w1").taskRef()).as("the first scheduling stands").isEqualTo("ref");
   }
 
   @Test

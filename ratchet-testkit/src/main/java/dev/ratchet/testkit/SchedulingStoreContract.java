@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * started.
  */
 public abstract class SchedulingStoreContract extends SchedulingRowsContract {
-  private static final int ROWS = 100;
+  private static final int ROWS = 60;
 
   private final SigningKey operator =
       SigningKey.of("olga", Ed25519.generate(new SeededEntropy(37)));

@@ -37,6 +37,10 @@ public final class Schedule {
   public static void schedule(
       Side marks, Connection c, String taskId, String runId, String driver, String taskRef)
       throws SQLException {
+    if (scheduled(c, taskId, runId)) {
+      // A caller's mistake, refused as such (the unique key would say STORE_UNAVAILABLE).
+      throw RatchetException.contract("run_id: run '" + runId + "' is already scheduled");
+    }
     if (postgres(marks)) {
       try (PreparedStatement ps = c.prepareStatement("SELECT ratchet_schedule(?, ?, ?, ?)")) {
         ps.setString(1, taskId);
@@ -57,6 +61,17 @@ public final class Schedule {
       ps.setString(4, taskRef);
       ps.setLong(5, marks.now(c));
       Leases.requireOne(ps.executeUpdate(), "schedule insert");
+    }
+  }
+
+  private static boolean scheduled(Connection c, String taskId, String runId) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT 1 FROM ratchet_schedule WHERE task_id = ? AND run_id = ?")) {
+      ps.setString(1, taskId);
+      ps.setString(2, runId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
     }
   }
 
