@@ -107,6 +107,11 @@ final class CountingStore implements CheckpointStore {
   }
 
   @Override
+  public List<RunRef> runs(String runId) {
+    return read(() -> delegate.runs(runId));
+  }
+
+  @Override
   public void deliver(String taskId, String runId, InboxItem item) {
     delegate.deliver(taskId, runId, item);
   }

@@ -102,7 +102,7 @@ final class McpCommand extends CliCommand {
     HaltingSeam halting = crashAt == null ? null : new HaltingSeam(crashAt, err());
     CrashSeam seam = halting == null ? CrashSeam.NONE : halting;
     try (Session session = Session.open(services, settings, StoreFactory.Mode.CREATE, seam)) {
-      boolean exists = session.store().runs().stream().anyMatch(r -> r.runId().equals(id));
+      boolean exists = !session.store().runs(id).isEmpty();
       if (exists && !session.find(id).taskId().equals(tf.task().taskId())) {
         throw RatchetException.contract(
             "--run-id: run '" + id + "' belongs to another task than " + taskFile);

@@ -59,7 +59,7 @@ final class RunCommand extends CliCommand {
     EnvironmentAdapter adapter = Session.adapter(services, tf, true, CrashSeam.NONE);
     try (Session session =
         Session.open(services, settings, StoreFactory.Mode.CREATE, CrashSeam.NONE)) {
-      if (session.store().runs().stream().anyMatch(r -> r.runId().equals(id))) {
+      if (!session.store().runs(id).isEmpty()) {
         throw RatchetException.contract(
             "--run-id: run '" + id + "' already exists: 'ratchet resume " + id + "' continues it");
       }

@@ -10,10 +10,8 @@ import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.SubmittedTask;
 import dev.ratchet.cli.internal.TaskFile;
 import dev.ratchet.cli.internal.TaskRegistry;
-import dev.ratchet.error.RatchetException;
-import dev.ratchet.jdbc.JdbcStore;
-import dev.ratchet.json.Canonical;
-import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.schedule.SchedulingStore;
+import dev.ratchet.schedule.SignedSubmission;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
@@ -85,9 +83,7 @@ final class SubmitCommand extends CliCommand {
     Session.preflight(settings);
     try (Session session =
         Session.open(services, settings, StoreFactory.Mode.CREATE, CrashSeam.NONE)) {
-      if (!(session.store() instanceof JdbcStore store)) {
-        throw RatchetException.contract("--store: submit needs a SQLite or PostgreSQL store");
-      }
+      SchedulingStore store = session.scheduling("submit");
       ApprovalPreview.requireTrusted(
           err(),
           session.operators(),
@@ -95,10 +91,10 @@ final class SubmitCommand extends CliCommand {
           signer,
           force,
           "submitted task");
-      SignedEnvelope env =
+      SignedSubmission signed =
           SubmittedTask.sign(
               tf, id, PlanDriver.NAME, Decisions.nonce("submit", services.entropy()), signer);
-      store.submit(tf.task().taskId(), id, PlanDriver.NAME, Canonical.string(env.toJson()));
+      store.submit(tf.task().taskId(), id, PlanDriver.NAME, signed);
       out()
           .println(
               "run "

@@ -8,11 +8,11 @@ import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.cli.internal.WorkerMetrics;
-import dev.ratchet.error.RatchetException;
 import dev.ratchet.harness.HaltingSeam;
-import dev.ratchet.jdbc.JdbcStore;
+import dev.ratchet.schedule.SchedulingStore;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.seam.CrashSeam;
+import dev.ratchet.seam.Seams;
 import dev.ratchet.worker.ClaimedLeases;
 import dev.ratchet.worker.Worker;
 import dev.ratchet.worker.WorkerOptions;
@@ -108,9 +108,7 @@ final class WorkCommand extends CliCommand {
         Session session =
             Session.open(
                 services, common.settings(null), StoreFactory.Mode.MUST_EXIST, seam, concurrency)) {
-      if (!(session.store() instanceof JdbcStore store)) {
-        throw RatchetException.contract("--store: a worker needs a SQLite or PostgreSQL store");
-      }
+      SchedulingStore store = session.scheduling("a worker");
       err()
           .println(
               "worker "
@@ -119,14 +117,15 @@ final class WorkCommand extends CliCommand {
                   + concurrency
                   + (concurrency == 1 ? " slot" : " slots")
                   + ", group commit "
-                  + (store.options().groupCommit() ? "on" : "off"));
+                  + (session.groupCommit() ? "on" : "off"));
       ClaimedLeases leases = new ClaimedLeases(session.leases());
       Ratchet ratchet =
           session.ratchet(owner, ttl, seam, session.keys(), leases, metrics.observer());
       Worker worker =
           new Worker(
               store,
-              new ClaimOpener(session, store, ratchet, leases, seam),
+              Seams.systemMonotonic(),
+              new ClaimOpener(session, ratchet, leases, seam),
               Worker.discover(WorkCommand.class.getClassLoader()),
               options,
               line -> err().println(line));

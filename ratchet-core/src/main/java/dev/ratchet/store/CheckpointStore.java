@@ -37,6 +37,12 @@ public interface CheckpointStore extends AutoCloseable {
   /** Every run the store holds, as (task id, run id) scopes with their current generation. */
   List<RunRef> runs();
 
+  /**
+   * The runs with this id (one per task that uses it; usually one), looked up by key: what a caller
+   * that names one run uses instead of listing every run the store holds.
+   */
+  List<RunRef> runs(String runId);
+
   /** Delivers an operator decision to the run's inbox; a nonce already delivered is refused. */
   void deliver(String taskId, String runId, InboxItem item);
 

@@ -42,6 +42,11 @@ public abstract class ForwardingCheckpointStore implements CheckpointStore {
   }
 
   @Override
+  public List<RunRef> runs(String runId) {
+    return delegate.runs(runId);
+  }
+
+  @Override
   public void deliver(String taskId, String runId, InboxItem item) {
     delegate.deliver(taskId, runId, item);
   }

@@ -3,6 +3,11 @@ package dev.ratchet.testkit;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
+import dev.ratchet.json.Text;
+import dev.ratchet.schedule.Claim;
+import dev.ratchet.schedule.RunnableListener;
+import dev.ratchet.schedule.SchedulingStore;
+import dev.ratchet.schedule.SignedSubmission;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.seam.Entropy;
@@ -23,6 +28,7 @@ import dev.ratchet.store.SetHead;
 import dev.ratchet.store.StoredRecord;
 import dev.ratchet.store.StoredRun;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -33,11 +39,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The reference {@link CheckpointStore} and {@link LeaseStore}: one lock, plain maps, the same
- * checks in the same order as the durable stores (generation, then fence, then instance, then the
- * chains of the appended records). Not durable; for tests and for explaining the protocol.
+ * The reference {@link CheckpointStore}, {@link LeaseStore} and {@link SchedulingStore}: one lock,
+ * plain maps, the same checks in the same order as the durable stores (generation, then fence, then
+ * instance, then the chains of the appended records). Not durable; for tests and for explaining the
+ * protocol. Its {@linkplain #listen() wake-ups} fire on every schedule, submission and delivery, as
+ * PostgreSQL's notifications do.
  */
-public final class InMemoryStore implements CheckpointStore, LeaseStore {
+public final class InMemoryStore implements CheckpointStore, SchedulingStore {
   private final InstantSource clock;
   private final Entropy entropy;
   private final Map<String, RunData> runs = new LinkedHashMap<>();
@@ -52,6 +60,8 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
   private final Map<String, String> tokenHashes = new HashMap<>();
 
   private final Map<String, Boolean> released = new HashMap<>();
+  private final InMemorySchedule schedule = new InMemorySchedule();
+  private final InMemoryWakeups wakeups = new InMemoryWakeups();
   private volatile boolean available = true;
   private volatile boolean listConsumedInboxItems;
 
@@ -231,6 +241,12 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
   }
 
   @Override
+  public synchronized List<RunRef> runs(String runId) {
+    requireAvailable();
+    return runs().stream().filter(r -> r.runId().equals(runId)).toList();
+  }
+
+  @Override
   public synchronized void deliver(String taskId, String runId, InboxItem item) {
     requireAvailable();
     RunData run = runs.get(key(taskId, runId));
@@ -244,6 +260,8 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
           ErrorCode.APPROVAL, "nonce '" + item.nonce() + "' was already delivered to this run");
     }
     run.inbox.put(item.nonce(), item);
+    schedule.delivered(taskId, runId);
+    wakeups.wake();
   }
 
   @Override
@@ -257,6 +275,92 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
     return run.inbox.values().stream()
         .filter(i -> listConsumedInboxItems || !consumed.containsKey(i.nonce()))
         .toList();
+  }
+
+  // ---- scheduling (D24, ADR 0060, 0061): the same rows as the JDBC store's ----
+
+  @Override
+  public synchronized void schedule(String taskId, String runId, String driver, String taskRef) {
+    requireAvailable();
+    Text.require("task_id", taskId);
+    Text.require("run_id", runId);
+    Text.require("driver", driver);
+    Text.require("task_ref", taskRef);
+    schedule.schedule(taskId, runId, driver, taskRef, clock.millis());
+    wakeups.wake();
+  }
+
+  @Override
+  public synchronized void submit(
+      String taskId, String runId, String driver, SignedSubmission submission) {
+    requireAvailable();
+    Text.require("task_id", taskId);
+    Text.require("run_id", runId);
+    Text.require("driver", driver);
+    submission.requireStorable();
+    if (runs.values().stream().anyMatch(r -> r.scope.runId().equals(runId))
+        || schedule.uses(runId)) {
+      throw RatchetException.contract(
+          "run_id: run '" + runId + "' already exists or was submitted");
+    }
+    schedule.submit(taskId, runId, driver, submission, clock.millis());
+    wakeups.wake();
+  }
+
+  @Override
+  public synchronized Optional<SignedSubmission> submission(String taskId, String runId) {
+    requireAvailable();
+    return schedule.submission(taskId, runId);
+  }
+
+  @Override
+  public synchronized Optional<Claim> claim(String owner, Duration ttl) {
+    requireAvailable();
+    Text.require("owner", owner);
+    long now = clock.millis();
+    Optional<String[]> row =
+        schedule.claimable(
+            now,
+            runId -> {
+              Lease held = leases.get(runId);
+              return held != null
+                  && !released.getOrDefault(runId, false)
+                  && held.expiresAt().toEpochMilli() > now;
+            });
+    if (row.isEmpty()) {
+      return Optional.empty();
+    }
+    String runId = row.get()[1];
+    Lease lease = grant(runId, owner, ttl, leases.get(runId));
+    return Optional.of(schedule.claimed(row.get()[0], runId, lease, now));
+  }
+
+  @Override
+  public synchronized boolean park(Claim claim, Lease lease, Instant wakeAt) {
+    requireAvailable();
+    requireHeld(lease);
+    return schedule.park(claim, wakeAt, clock.millis());
+  }
+
+  @Override
+  public synchronized void finish(Claim claim, Lease lease) {
+    requireAvailable();
+    requireHeld(lease);
+    schedule.finish(claim, clock.millis());
+  }
+
+  @Override
+  public Optional<RunnableListener> listen() {
+    requireAvailable();
+    return Optional.of(wakeups.listener());
+  }
+
+  private void requireHeld(Lease lease) {
+    fenceProblem(lease.fence(), lease.requireToken())
+        .ifPresent(
+            p -> {
+              throw new RatchetException(ErrorCode.FENCED, p);
+            });
   }
 
   // ---- leases (D8), judged on the injected clock ----
@@ -292,14 +396,19 @@ public final class InMemoryStore implements CheckpointStore, LeaseStore {
     return lease;
   }
 
+  /**
+   * Grants the run's lease to {@code owner} whatever holds it now, as a store edited underneath a
+   * worker would: the current holder's renewals, commits, parks and finishes are refused from then
+   * on (for tests of a lost lease).
+   */
+  public synchronized Lease grantElsewhere(String runId, String owner, Duration ttl) {
+    return grant(runId, owner, ttl, leases.get(runId));
+  }
+
   @Override
   public synchronized Lease renew(Lease lease, Duration ttl) {
     requireAvailable();
-    fenceProblem(lease.fence(), lease.requireToken())
-        .ifPresent(
-            p -> {
-              throw new RatchetException(ErrorCode.FENCED, p);
-            });
+    requireHeld(lease);
     Lease renewed = lease.withExpiry(clock.instant().plus(ttl));
     leases.put(lease.runId(), renewed.observed());
     return renewed;

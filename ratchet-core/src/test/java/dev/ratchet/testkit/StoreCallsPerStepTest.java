@@ -81,6 +81,12 @@ class StoreCallsPerStepTest {
     }
 
     @Override
+    public List<RunRef> runs(String runId) {
+      reads++;
+      return inner.runs(runId);
+    }
+
+    @Override
     public void deliver(String taskId, String runId, InboxItem item) {
       inner.deliver(taskId, runId, item);
     }

@@ -1,6 +1,5 @@
 package dev.ratchet.jdbc;
 
-import dev.ratchet.error.RatchetException;
 import dev.ratchet.jdbc.internal.Committer;
 import dev.ratchet.jdbc.internal.GroupCommitter;
 import dev.ratchet.jdbc.internal.Loader;
@@ -9,6 +8,10 @@ import dev.ratchet.jdbc.internal.Side;
 import dev.ratchet.jdbc.internal.Submissions;
 import dev.ratchet.jdbc.internal.Tables;
 import dev.ratchet.json.Text;
+import dev.ratchet.schedule.Claim;
+import dev.ratchet.schedule.RunnableListener;
+import dev.ratchet.schedule.SchedulingStore;
+import dev.ratchet.schedule.SignedSubmission;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.seam.Seams;
 import dev.ratchet.store.CheckpointStore;
@@ -17,7 +20,6 @@ import dev.ratchet.store.CommitResult;
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.Lease;
-import dev.ratchet.store.LeaseStore;
 import dev.ratchet.store.LeaseToken;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
@@ -29,7 +31,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The durable {@link CheckpointStore} and {@link LeaseStore} on JDBC: SQLite or PostgreSQL.
+ * The durable {@link CheckpointStore} and {@link SchedulingStore} (with its leases) on JDBC: SQLite
+ * or PostgreSQL.
  *
  * <p><b>Design.</b> A store talks to one database, or to two in split mode: the <em>mark side</em>
  * holds the high-water marks, the growing sets, the leases and the inbox; the <em>content side</em>
@@ -51,7 +54,7 @@ import java.util.Optional;
  * <p>Every failure of the database itself is {@code STORE_UNAVAILABLE}; a store is never mistaken
  * for an empty one. Thread-safe.
  */
-public final class JdbcStore implements CheckpointStore, LeaseStore {
+public final class JdbcStore implements CheckpointStore, SchedulingStore {
   /** The largest page {@link #records} returns. */
   public static final int MAX_PAGE = 10_000;
 
@@ -149,6 +152,12 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
   }
 
   @Override
+  public List<RunRef> runs(String runId) {
+    Objects.requireNonNull(runId, "runId");
+    return marks.read("finding a run", c -> Tables.runs(c, runId));
+  }
+
+  @Override
   public void deliver(String taskId, String runId, InboxItem item) {
     Objects.requireNonNull(item, "item");
     marks.write(
@@ -179,9 +188,9 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
     return group == null ? 0 : group.queued();
   }
 
-  // ---- scheduling (D24, ADR 0060): a hint for workers; the signed checkpoint decides ----
+  // ---- scheduling (D24, ADR 0060, 0064): a hint for workers; the signed checkpoint decides ----
 
-  /** Enqueues a run for workers: its row is runnable under {@code driver}. */
+  @Override
   public void schedule(String taskId, String runId, String driver, String taskRef) {
     Text.require("task_id", taskId);
     Text.require("run_id", runId);
@@ -196,43 +205,40 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
   }
 
   /**
-   * Stores an operator's signed task envelope for a new run and schedules the run under {@code
-   * driver} in one transaction (schema version 6, ADR 0061); {@code CONTRACT} when the run id is
-   * taken. The signature is checked by the worker, not here.
+   * {@inheritDoc} On PostgreSQL through {@code ratchet_submit}, the operator role's function
+   * (schema version 6, ADR 0061).
    */
-  public void submit(String taskId, String runId, String driver, String envelope) {
+  @Override
+  public void submit(String taskId, String runId, String driver, SignedSubmission submission) {
     Text.require("task_id", taskId);
     Text.require("run_id", runId);
     Text.require("driver", driver);
-    Objects.requireNonNull(envelope, "envelope");
-    if (envelope.length() > 1 << 20) {
-      throw RatchetException.contract("envelope: must be at most 1 MiB");
-    }
+    Objects.requireNonNull(submission, "submission");
+    submission.requireStorable();
     marks.write(
         "submitting a run",
         c -> {
-          Submissions.submit(marks, c, taskId, runId, driver, envelope);
+          Submissions.submit(marks, c, taskId, runId, driver, submission);
           return null;
         });
   }
 
-  /** The signed task envelope a run was submitted with, if it was submitted. */
-  public Optional<String> submission(String taskId, String runId) {
+  @Override
+  public Optional<SignedSubmission> submission(String taskId, String runId) {
     return marks.read("reading a submitted task", c -> Submissions.envelope(c, taskId, runId));
   }
 
   /**
-   * A new listener for runnable runs (PostgreSQL: a dedicated connection that {@code LISTEN}s to
-   * {@code ratchet_runnable}); empty on SQLite, where the one worker process polls.
+   * On PostgreSQL a new dedicated connection that {@code LISTEN}s to {@code ratchet_runnable};
+   * empty on SQLite, whose one worker process polls.
    */
-  public Optional<Notifications> notifications() {
+  @Override
+  public Optional<RunnableListener> listen() {
     return dev.ratchet.jdbc.internal.PgListener.forStore(marks);
   }
 
-  /**
-   * Claims one runnable run (or a waiting one whose wake-up time passed) whose lease is free or
-   * lapsed, granting its lease to {@code owner} with a fresh token; empty when none is claimable.
-   */
+  /** {@inheritDoc} On PostgreSQL {@code ratchet_claim}: {@code FOR UPDATE SKIP LOCKED}. */
+  @Override
   public Optional<Claim> claim(String owner, Duration ttl) {
     Text.require("owner", owner);
     Objects.requireNonNull(ttl, "ttl");
@@ -240,17 +246,14 @@ public final class JdbcStore implements CheckpointStore, LeaseStore {
     return marks.write("claiming a run", c -> Schedule.claim(marks, c, owner, ttl, token));
   }
 
-  /**
-   * Parks a claimed run as waiting (for an inbox item, or until {@code wakeAt} when not null) under
-   * its live lease; false if an inbox item arrived since the claim, so the run stays runnable.
-   */
+  @Override
   public boolean park(Claim claim, Lease lease, Instant wakeAt) {
     Objects.requireNonNull(claim, "claim");
     Objects.requireNonNull(lease, "lease");
     return marks.write("parking a run", c -> Schedule.park(marks, c, claim, lease, wakeAt));
   }
 
-  /** Marks a claimed run's row ended under its live lease. */
+  @Override
   public void finish(Claim claim, Lease lease) {
     Objects.requireNonNull(claim, "claim");
     Objects.requireNonNull(lease, "lease");

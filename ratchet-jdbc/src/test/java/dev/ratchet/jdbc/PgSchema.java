@@ -163,7 +163,9 @@ final class PgSchema implements AutoCloseable {
                 "ratchet_checkpoints",
                 "ratchet_records",
                 "ratchet_leases",
-                "ratchet_inbox")
+                "ratchet_inbox",
+                "ratchet_schedule",
+                "ratchet_submissions")
             .map(t -> "DELETE FROM " + name + "." + t)
             .toArray(String[]::new));
   }

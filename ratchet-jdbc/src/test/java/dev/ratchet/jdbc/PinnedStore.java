@@ -1,22 +1,28 @@
 package dev.ratchet.jdbc;
 
+import dev.ratchet.schedule.Claim;
+import dev.ratchet.schedule.RunnableListener;
+import dev.ratchet.schedule.SchedulingStore;
+import dev.ratchet.schedule.SignedSubmission;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.ForwardingCheckpointStore;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.Lease;
-import dev.ratchet.store.LeaseStore;
 import dev.ratchet.store.StoredRun;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
  * A PostgreSQL {@link JdbcStore} whose schema's database clock is pinned ({@link
  * PgSchema#pinClock}) to a test's manual clock: before every call the manual clock's time is
- * written where {@code ratchet_now_ms()} reads it. The store itself is the production code path.
+ * written where {@code ratchet_now_ms()} reads it. The store itself is the production code path. As
+ * PostgreSQL's roles have it (D21), the worker's store claims, parks and finishes, and the
+ * operator's delivers, schedules and submits.
  */
-final class PinnedStore extends ForwardingCheckpointStore implements LeaseStore {
+final class PinnedStore extends ForwardingCheckpointStore implements SchedulingStore {
   final JdbcStore store;
   private final Runnable sync;
   private final boolean closesStore;
@@ -46,6 +52,46 @@ final class PinnedStore extends ForwardingCheckpointStore implements LeaseStore 
   @Override
   public void deliver(String taskId, String runId, InboxItem item) {
     operator.deliver(taskId, runId, item);
+  }
+
+  @Override
+  public void schedule(String taskId, String runId, String driver, String taskRef) {
+    sync.run();
+    operator.schedule(taskId, runId, driver, taskRef);
+  }
+
+  @Override
+  public void submit(String taskId, String runId, String driver, SignedSubmission submission) {
+    sync.run();
+    operator.submit(taskId, runId, driver, submission);
+  }
+
+  @Override
+  public Optional<SignedSubmission> submission(String taskId, String runId) {
+    return store.submission(taskId, runId);
+  }
+
+  @Override
+  public Optional<Claim> claim(String owner, Duration ttl) {
+    sync.run();
+    return store.claim(owner, ttl);
+  }
+
+  @Override
+  public boolean park(Claim claim, Lease lease, Instant wakeAt) {
+    sync.run();
+    return store.park(claim, lease, wakeAt);
+  }
+
+  @Override
+  public void finish(Claim claim, Lease lease) {
+    sync.run();
+    store.finish(claim, lease);
+  }
+
+  @Override
+  public Optional<RunnableListener> listen() {
+    return store.listen();
   }
 
   @Override

@@ -3,6 +3,8 @@ package dev.ratchet.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.ratchet.schedule.RunnableListener;
+import dev.ratchet.schedule.SignedSubmission;
 import dev.ratchet.store.LeaseToken;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -145,13 +147,14 @@ class PostgresSchedulingTest {
       throws Exception {
     try (JdbcStore asWorker = JdbcStore.open(schema.worker(), PgSchema.options());
         JdbcStore asOperator = JdbcStore.open(schema.operator(), PgSchema.options());
-        Notifications listening = asWorker.notifications().orElseThrow()) {
-      String envelope = "{\"payload\":{\"kind\":\"submitted_task\"}}";
+        RunnableListener listening = asWorker.listen().orElseThrow()) {
+      SignedSubmission envelope =
+          new SignedSubmission("{\"payload\":{\"kind\":\"submitted_task\"}}");
       asOperator.submit("task-1", "run-s", "plan", envelope);
       assertThat(listening.await(10_000)).as("ratchet_runnable notified").isTrue();
       assertThat(asWorker.submission("task-1", "run-s")).contains(envelope);
       assertThat(state("run-s")).isEqualTo("runnable");
-      dev.ratchet.jdbc.Claim c =
+      dev.ratchet.schedule.Claim c =
           asWorker.claim("w1", java.time.Duration.ofMinutes(1)).orElseThrow();
       assertThat(c.submitted()).isTrue();
 
@@ -164,7 +167,9 @@ class PostgresSchedulingTest {
       assertThat(
               catchThrowableOfType(
                   dev.ratchet.error.RatchetException.class,
-                  () -> asOperator.submit("task-1", "run-t", "plan", "not json")))
+                  () ->
+                      asOperator.submit(
+                          "task-1", "run-t", "plan", new SignedSubmission("not json"))))
           .isNotNull();
       assertThat(asWorker.submission("task-1", "run-t")).isEmpty();
     }

@@ -2,6 +2,8 @@ package dev.ratchet.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratchet.schedule.Claim;
+import dev.ratchet.schedule.SignedSubmission;
 import dev.ratchet.store.InboxItem;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -57,21 +59,22 @@ class SqliteSchedulingTest {
     Path file = dir.resolve("submit.db");
     InstantSource clock = InstantSource.fixed(Instant.parse("2026-07-18T09:00:00Z"));
     try (JdbcStore store = JdbcStore.open(Database.sqlite(file), TestStores.options(clock))) {
-      store.submit(TestRun.TASK, "run-s", "plan", "{\"payload\":{}}");
-      assertThat(store.submission(TestRun.TASK, "run-s")).contains("{\"payload\":{}}");
+      store.submit(TestRun.TASK, "run-s", "plan", new SignedSubmission("{\"payload\":{}}"));
+      assertThat(store.submission(TestRun.TASK, "run-s"))
+          .contains(new SignedSubmission("{\"payload\":{}}"));
       Claim c = store.claim("w1", java.time.Duration.ofMinutes(1)).orElseThrow();
       assertThat(c.runId()).isEqualTo("run-s");
       assertThat(c.submitted()).isTrue();
       dev.ratchet.error.RatchetException again =
           org.assertj.core.api.Assertions.catchThrowableOfType(
               dev.ratchet.error.RatchetException.class,
-              () -> store.submit(TestRun.TASK, "run-s", "plan", "{}"));
+              () -> store.submit(TestRun.TASK, "run-s", "plan", new SignedSubmission("{}")));
       assertThat(again).hasMessageContaining("run 'run-s' already exists or was submitted");
       new TestRun(store, store, "run-a").commits(1, 1);
       assertThat(
               org.assertj.core.api.Assertions.catchThrowableOfType(
                   dev.ratchet.error.RatchetException.class,
-                  () -> store.submit(TestRun.TASK, "run-a", "plan", "{}")))
+                  () -> store.submit(TestRun.TASK, "run-a", "plan", new SignedSubmission("{}"))))
           .as("a run id the store already holds")
           .isNotNull();
     }

@@ -1,6 +1,6 @@
 package dev.ratchet.worker;
 
-import dev.ratchet.jdbc.Claim;
+import dev.ratchet.schedule.Claim;
 
 /**
  * Recovers a claimed run through the {@code Ratchet} front door (verify, resume) under the claimed

@@ -2,8 +2,9 @@ package dev.ratchet.worker;
 
 import dev.ratchet.Run;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.jdbc.Claim;
-import dev.ratchet.jdbc.JdbcStore;
+import dev.ratchet.schedule.Claim;
+import dev.ratchet.schedule.SchedulingStore;
+import dev.ratchet.seam.MonotonicClock;
 import dev.ratchet.store.Lease;
 import dev.ratchet.worker.internal.Backoff;
 import dev.ratchet.worker.internal.LeaseKeeper;
@@ -34,9 +35,15 @@ import java.util.function.Consumer;
  * released after every claim (closing the run), so waiting holds no lease and no thread. Idle loops
  * wait for a notification (PostgreSQL) or the poll interval; store errors back off exponentially
  * with jitter, capped. One log line per claim, per result and per release.
+ *
+ * <p>The worker knows the store only through the scheduling SPI ({@link SchedulingStore}): any
+ * implementation works, wake-ups are used when the store offers them ({@link
+ * SchedulingStore#listen()}), and lease validity is counted on the injected {@link MonotonicClock}
+ * (D22).
  */
 public final class Worker {
-  private final JdbcStore store;
+  private final SchedulingStore store;
+  private final MonotonicClock clock;
   private final RunOpener opener;
   private final Map<String, Driver> drivers;
   private final WorkerOptions options;
@@ -48,12 +55,14 @@ public final class Worker {
   private final Wakeups wakeups;
 
   public Worker(
-      JdbcStore store,
+      SchedulingStore store,
+      MonotonicClock clock,
       RunOpener opener,
       Map<String, Driver> drivers,
       WorkerOptions options,
       Consumer<String> log) {
     this.store = Objects.requireNonNull(store, "store");
+    this.clock = Objects.requireNonNull(clock, "clock");
     this.opener = Objects.requireNonNull(opener, "opener");
     this.drivers = Map.copyOf(drivers);
     this.options = Objects.requireNonNull(options, "options");
@@ -65,7 +74,7 @@ public final class Worker {
               t.setDaemon(true);
               return t;
             });
-    this.wakeups = new Wakeups(store, options.owner(), log);
+    this.wakeups = new Wakeups(store, clock, options.owner(), log);
   }
 
   /** The drivers registered with {@link ServiceLoader}, by name. */
@@ -168,7 +177,7 @@ public final class Worker {
 
   /** Claims and drives one run; false when nothing was claimable. */
   public boolean step() {
-    long sent = System.nanoTime();
+    long sent = clock.nanos();
     Optional<Claim> got = store.claim(options.owner(), options.leaseTtl());
     if (got.isEmpty()) {
       return false;
@@ -186,7 +195,7 @@ public final class Worker {
             + claim.lease().version()
             + ")");
     LeaseKeeper keeper =
-        new LeaseKeeper(renewals, store, claim.lease(), options.leaseTtl(), sent, this::say);
+        new LeaseKeeper(renewals, store, claim.lease(), options.leaseTtl(), clock, sent, this::say);
     try {
       drive(claim, keeper);
     } catch (RatchetException e) {

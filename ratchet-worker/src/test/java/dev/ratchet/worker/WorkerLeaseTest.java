@@ -4,32 +4,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Phase;
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
+import dev.ratchet.store.Lease;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * ADR 0062 with 1–2 s leases on a real SQLite store: the worker renews a claimed lease in the
- * background, so a step 2.5 times longer than the TTL keeps its run (another worker cannot claim it
- * meanwhile, and the step's commit goes through); a store outage makes the loop back off
- * exponentially, with jitter and a cap, and it claims as soon as the store is back.
+ * ADR 0062 with 1–2 s leases on core's in-memory store (the worker sees it only through the
+ * scheduling SPI): the worker renews a claimed lease in the background, so a step 2.5 times longer
+ * than the TTL keeps its run (another worker cannot claim it meanwhile, and the step's commit goes
+ * through); a lease taken away mid-step stops the driving and nothing more is done under it; a
+ * store outage makes the loop back off exponentially, with jitter and a cap, and it claims as soon
+ * as the store is back.
  */
 class WorkerLeaseTest {
   private static final Duration TTL = Duration.ofSeconds(1);
 
-  @TempDir Path dir;
-
   @Test
   void aStepLongerThanTheTtlKeepsItsLease() throws Exception {
     Duration ttl = Duration.ofSeconds(2);
-    try (SqliteWorkerFixture fx = new SqliteWorkerFixture(dir.resolve("long.db"), ttl)) {
+    try (WorkerFixture fx = new WorkerFixture(ttl)) {
       fx.store.schedule(fx.task.taskId(), "r1", "slow", "ref");
       AtomicReference<String> phaseAfterStep = new AtomicReference<>();
       CompletableFuture<Void> inStep = new CompletableFuture<>();
@@ -79,8 +75,7 @@ class WorkerLeaseTest {
 
   @Test
   void aLostLeaseStopsTheDrivingAfterTheStepInFlightAndTouchesNothingMore() throws Exception {
-    Path file = dir.resolve("lost.db");
-    try (SqliteWorkerFixture fx = new SqliteWorkerFixture(file, TTL)) {
+    try (WorkerFixture fx = new WorkerFixture(TTL)) {
       fx.store.schedule(fx.task.taskId(), "r1", "loop", "ref");
       CompletableFuture<Long> inStep = new CompletableFuture<>();
       AtomicReference<Boolean> sawStop = new AtomicReference<>(false);
@@ -104,15 +99,8 @@ class WorkerLeaseTest {
       Worker w = fx.worker(loop, new WorkerOptions("w1", 1, Duration.ofMillis(50), TTL, true));
       CompletableFuture<Boolean> stepped = CompletableFuture.supplyAsync(w::step);
       long generation = inStep.get(30, TimeUnit.SECONDS);
-      // Someone else's grant: the lease row now holds another token and version.
-      try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
-          Statement st = c.createStatement()) {
-        st.execute(
-            "UPDATE ratchet_leases SET version = version + 1, owner = 'w2',"
-                + " token_hash = '"
-                + "0".repeat(64)
-                + "' WHERE run_id = 'r1'");
-      }
+      // Someone else's grant: the lease now has another token and version.
+      Lease other = fx.store.grantElsewhere("r1", "w2", Duration.ofMinutes(1));
       assertThat(stepped.get(30, TimeUnit.SECONDS)).isTrue();
       assertThat(sawStop.get()).as("the driver was told to stop").isTrue();
       assertThat(fx.lines())
@@ -121,20 +109,15 @@ class WorkerLeaseTest {
       // Nothing was done under the lost lease: no commit, the row neither parked nor ended.
       assertThat(fx.store.load(fx.task.taskId(), "r1").orElseThrow().generation())
           .isEqualTo(generation);
-      try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
-          Statement st = c.createStatement();
-          java.sql.ResultSet rs =
-              st.executeQuery("SELECT state FROM ratchet_schedule WHERE run_id = 'r1'")) {
-        assertThat(rs.next()).isTrue();
-        assertThat(rs.getString(1)).isEqualTo("runnable");
-      }
+      // Still runnable (not ended, not parked): claimable as soon as the other holder lets go.
+      fx.store.release(other);
+      assertThat(fx.store.claim("w3", TTL)).isPresent();
     }
   }
 
   @Test
   void aStoreOutageBacksOffExponentiallyAndTheWorkerRecovers() throws Exception {
-    Path file = dir.resolve("outage.db");
-    try (SqliteWorkerFixture fx = new SqliteWorkerFixture(file, TTL)) {
+    try (WorkerFixture fx = new WorkerFixture(TTL)) {
       fx.store.schedule(fx.task.taskId(), "r1", "quick", "ref");
       Driver quick =
           new Driver() {
@@ -154,16 +137,13 @@ class WorkerLeaseTest {
               new WorkerOptions(
                   "w1", 1, Duration.ofMillis(50), TTL, false, Duration.ofMillis(400)));
       Thread loop;
-      // The outage: another connection holds the database's write lock.
-      try (Connection lock = DriverManager.getConnection("jdbc:sqlite:" + file);
-          Statement st = lock.createStatement()) {
-        st.execute("BEGIN EXCLUSIVE");
-        loop = new Thread(() -> run(w));
-        loop.start();
-        Thread.sleep(2_000);
-        assertThat(fx.lines()).noneMatch(l -> l.contains("claimed"));
-        st.execute("ROLLBACK");
-      }
+      // The outage: every store call fails STORE_UNAVAILABLE, as an unreachable database's do.
+      fx.store.setAvailable(false);
+      loop = new Thread(() -> run(w));
+      loop.start();
+      Thread.sleep(2_000);
+      assertThat(fx.lines()).noneMatch(l -> l.contains("claimed"));
+      fx.store.setAvailable(true);
       long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
       while (fx.lines().stream().noneMatch(l -> l.contains("released run r1"))
           && System.nanoTime() < until) {

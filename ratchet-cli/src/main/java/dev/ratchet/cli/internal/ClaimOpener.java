@@ -4,8 +4,8 @@ import dev.ratchet.Ratchet;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.jdbc.Claim;
-import dev.ratchet.jdbc.JdbcStore;
+import dev.ratchet.schedule.Claim;
+import dev.ratchet.schedule.SignedSubmission;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.worker.ClaimRefused;
@@ -27,17 +27,14 @@ import java.util.function.BooleanSupplier;
 public final class ClaimOpener implements RunOpener {
   private final Services services;
   private final Session session;
-  private final JdbcStore store;
   private final Ratchet ratchet;
   private final ClaimedLeases leases;
   private final CrashSeam seam;
   private final Map<String, EnvironmentAdapter> adapters = new ConcurrentHashMap<>();
 
-  public ClaimOpener(
-      Session session, JdbcStore store, Ratchet ratchet, ClaimedLeases leases, CrashSeam seam) {
+  public ClaimOpener(Session session, Ratchet ratchet, ClaimedLeases leases, CrashSeam seam) {
     this.services = session.services();
     this.session = session;
-    this.store = store;
     this.ratchet = ratchet;
     this.leases = leases;
     this.seam = seam;
@@ -46,7 +43,8 @@ public final class ClaimOpener implements RunOpener {
   @Override
   public DriveContext open(Claim claim, BooleanSupplier draining) {
     TaskFile tf = claim.submitted() ? submitted(claim) : recorded(claim);
-    boolean fresh = claim.submitted() && store.load(claim.taskId(), claim.runId()).isEmpty();
+    boolean fresh =
+        claim.submitted() && session.store().load(claim.taskId(), claim.runId()).isEmpty();
     // A new run's environment is prepared once, by the worker that starts it.
     EnvironmentAdapter adapter =
         fresh
@@ -75,9 +73,10 @@ public final class ClaimOpener implements RunOpener {
   }
 
   private TaskFile submitted(Claim claim) {
-    String envelope =
-        store
-            .submission(claim.taskId(), claim.runId())
+    // The claim carries the submission, exactly as submitted: no second read of the store.
+    SignedSubmission envelope =
+        claim
+            .submission()
             .orElseThrow(
                 () ->
                     new ClaimRefused(

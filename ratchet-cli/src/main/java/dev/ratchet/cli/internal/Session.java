@@ -80,7 +80,7 @@ public final class Session implements AutoCloseable {
       }
     }
     try (Session s = open(services, settings, StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {
-      if (s.store().runs().stream().anyMatch(r -> r.runId().equals(runId))) {
+      if (!s.store().runs(runId).isEmpty()) {
         throw RatchetException.contract(
             "--run-id: run '"
                 + runId
@@ -182,6 +182,26 @@ public final class Session implements AutoCloseable {
     return stores.leases();
   }
 
+  /**
+   * The store's scheduling side (D33): what {@code submit} and {@code worker} need; {@code
+   * CONTRACT} naming {@code command} when the opened store offers none.
+   */
+  public dev.ratchet.schedule.SchedulingStore scheduling(String command) {
+    return stores
+        .scheduling()
+        .orElseThrow(
+            () ->
+                RatchetException.contract(
+                    "--store: "
+                        + command
+                        + " needs a store that schedules runs (SQLite, PostgreSQL)"));
+  }
+
+  /** Whether the store batches the commits of concurrent runs (group commit, ADR 0043). */
+  public boolean groupCommit() {
+    return store() instanceof dev.ratchet.jdbc.JdbcStore j && j.options().groupCommit();
+  }
+
   public KeyRing keys() {
     return keys;
   }
@@ -267,8 +287,7 @@ public final class Session implements AutoCloseable {
 
   /** The stored run with this id; {@code CONTRACT} when the store has none or several. */
   public CheckpointStore.RunRef find(String runId) {
-    List<CheckpointStore.RunRef> hits =
-        store().runs().stream().filter(r -> r.runId().equals(runId)).toList();
+    List<CheckpointStore.RunRef> hits = store().runs(runId);
     if (hits.isEmpty()) {
       throw RatchetException.contract(
           "RUN_ID: no run '"
@@ -317,10 +336,9 @@ public final class Session implements AutoCloseable {
 
   /** A submitted run's task (ADR 0061), verified against this home's operator trust root. */
   private java.util.Optional<TaskFile> submitted(CheckpointStore.RunRef ref) {
-    if (!(store() instanceof dev.ratchet.jdbc.JdbcStore j)) {
-      return java.util.Optional.empty();
-    }
-    return j.submission(ref.taskId(), ref.runId())
+    return stores
+        .scheduling()
+        .flatMap(s -> s.submission(ref.taskId(), ref.runId()))
         .map(
             env ->
                 SubmittedTask.verify(

@@ -1,8 +1,10 @@
 package dev.ratchet.cli.internal;
 
+import dev.ratchet.schedule.SchedulingStore;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.LeaseStore;
 import java.util.Objects;
+import java.util.Optional;
 
 /** An opened store: its checkpoint and lease sides (usually one object) and how to close it. */
 public record Stores(CheckpointStore checkpoints, LeaseStore leases, AutoCloseable closer)
@@ -11,6 +13,13 @@ public record Stores(CheckpointStore checkpoints, LeaseStore leases, AutoCloseab
     Objects.requireNonNull(checkpoints, "checkpoints");
     Objects.requireNonNull(leases, "leases");
     Objects.requireNonNull(closer, "closer");
+  }
+
+  /**
+   * The lease side's scheduling (D33), when it offers it: every durable store and the in-memory.
+   */
+  public Optional<SchedulingStore> scheduling() {
+    return leases instanceof SchedulingStore s ? Optional.of(s) : Optional.empty();
   }
 
   @Override

@@ -169,4 +169,21 @@ final class Marks {
     }
     return out;
   }
+
+  /** The runs with this id, in task order: by the run-id index (schema version 12). */
+  static List<CheckpointStore.RunRef> withRunId(Connection c, String runId) throws SQLException {
+    List<CheckpointStore.RunRef> out = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT task_id, run_id, generation FROM ratchet_marks WHERE run_id = ?"
+                + " ORDER BY task_id")) {
+      ps.setString(1, runId);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new CheckpointStore.RunRef(rs.getString(1), rs.getString(2), rs.getLong(3)));
+        }
+      }
+    }
+    return out;
+  }
 }

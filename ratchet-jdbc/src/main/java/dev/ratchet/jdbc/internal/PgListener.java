@@ -1,6 +1,6 @@
 package dev.ratchet.jdbc.internal;
 
-import dev.ratchet.jdbc.Notifications;
+import dev.ratchet.schedule.RunnableListener;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -12,7 +12,7 @@ import org.postgresql.PGNotification;
  * {@code ratchet_schedule}, {@code ratchet_submit} and the inbox trigger notify it. The connection
  * does nothing else, so waiting on it never holds a store connection.
  */
-public final class PgListener implements Notifications {
+public final class PgListener implements RunnableListener {
   private final Connection c;
   private final PGConnection pg;
 
@@ -22,7 +22,7 @@ public final class PgListener implements Notifications {
   }
 
   /** A listener on the store's PostgreSQL database; empty for SQLite. */
-  public static java.util.Optional<Notifications> forStore(Side marks) {
+  public static java.util.Optional<RunnableListener> forStore(Side marks) {
     if (!(marks.dialect() instanceof PostgresDialect)) {
       return java.util.Optional.empty();
     }
@@ -48,9 +48,14 @@ public final class PgListener implements Notifications {
   }
 
   @Override
-  public boolean await(long timeoutMillis) throws SQLException {
-    PGNotification[] got = pg.getNotifications((int) Math.max(1, Math.min(timeoutMillis, 60_000)));
-    return got != null && got.length > 0;
+  public boolean await(long timeoutMillis) {
+    try {
+      PGNotification[] got =
+          pg.getNotifications((int) Math.max(1, Math.min(timeoutMillis, 60_000)));
+      return got != null && got.length > 0;
+    } catch (SQLException e) {
+      throw Failures.unavailable("listening for runnable runs", e);
+    }
   }
 
   @Override

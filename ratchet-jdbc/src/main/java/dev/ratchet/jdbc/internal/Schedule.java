@@ -1,6 +1,10 @@
 package dev.ratchet.jdbc.internal;
 
-import dev.ratchet.jdbc.Claim;
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.schedule.Claim;
+import dev.ratchet.schedule.RowCount;
+import dev.ratchet.schedule.SignedSubmission;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseToken;
 import java.sql.Connection;
@@ -12,8 +16,9 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * The scheduling rows (ADR 0060). PostgreSQL goes through the V4 SECURITY DEFINER functions; SQLite
- * (one worker process) does the same in one write transaction over the schedule and lease tables.
+ * The scheduling rows (ADR 0060, 0064). PostgreSQL goes through the V4 SECURITY DEFINER functions;
+ * SQLite does the same in one write transaction of its single writer over the schedule and lease
+ * tables. Every change is judged by its row count ({@link RowCount}: 0 lost, 1 won, more a bug).
  */
 public final class Schedule {
   private static final String CLAIMABLE =
@@ -32,6 +37,10 @@ public final class Schedule {
   public static void schedule(
       Side marks, Connection c, String taskId, String runId, String driver, String taskRef)
       throws SQLException {
+    if (scheduled(c, taskId, runId)) {
+      // A caller's mistake, refused as such (the unique key would say STORE_UNAVAILABLE).
+      throw RatchetException.contract("run_id: run '" + runId + "' is already scheduled");
+    }
     if (postgres(marks)) {
       try (PreparedStatement ps = c.prepareStatement("SELECT ratchet_schedule(?, ?, ?, ?)")) {
         ps.setString(1, taskId);
@@ -55,6 +64,17 @@ public final class Schedule {
     }
   }
 
+  private static boolean scheduled(Connection c, String taskId, String runId) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT 1 FROM ratchet_schedule WHERE task_id = ? AND run_id = ?")) {
+      ps.setString(1, taskId);
+      ps.setString(2, runId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
   public static Optional<Claim> claim(
       Side marks, Connection c, String owner, Duration ttl, LeaseToken token) throws SQLException {
     return postgres(marks)
@@ -64,6 +84,7 @@ public final class Schedule {
 
   private static Optional<Claim> claimPostgres(
       Connection c, String owner, Duration ttl, LeaseToken token) throws SQLException {
+    Claim claimed;
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT o_task, o_run, o_driver, o_task_ref, o_nudges, o_version, o_expires_at_ms"
@@ -73,21 +94,42 @@ public final class Schedule {
       ps.setString(3, token.hash());
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
-          return Optional.empty();
+          return Optional.empty(); // nothing claimable, or another claimer won the row
         }
         Lease lease =
             new Lease(
                 rs.getString(2), owner, rs.getLong(6), Instant.ofEpochMilli(rs.getLong(7)), token);
-        return Optional.of(
+        claimed =
             new Claim(
                 rs.getString(1),
                 rs.getString(2),
                 rs.getString(3),
                 rs.getString(4),
                 rs.getLong(5),
-                lease));
+                lease,
+                Optional.empty());
+        if (rs.next()) {
+          RowCount.won(2, "ratchet_claim"); // one claim grants one row: more is a bug
+        }
       }
     }
+    return Optional.of(withSubmission(c, claimed));
+  }
+
+  /** The claim with its run's signed submission, when the row says it was submitted. */
+  private static Claim withSubmission(Connection c, Claim claim) throws SQLException {
+    if (!claim.submitted()) {
+      return claim;
+    }
+    Optional<SignedSubmission> s = Submissions.envelope(c, claim.taskId(), claim.runId());
+    return new Claim(
+        claim.taskId(),
+        claim.runId(),
+        claim.driver(),
+        claim.taskRef(),
+        claim.nudges(),
+        claim.lease(),
+        s);
   }
 
   private static Optional<Claim> claimSqlite(
@@ -123,9 +165,11 @@ public final class Schedule {
       ps.setLong(1, now);
       ps.setString(2, taskId);
       ps.setString(3, runId);
-      Leases.requireOne(ps.executeUpdate(), "schedule claim");
+      RowCount.requireOne(ps.executeUpdate(), "schedule claim");
     }
-    return Optional.of(new Claim(taskId, runId, driver, taskRef, nudges, lease.get()));
+    return Optional.of(
+        withSubmission(
+            c, new Claim(taskId, runId, driver, taskRef, nudges, lease.get(), Optional.empty())));
   }
 
   /** Parks the run as waiting unless an inbox item arrived since the claim; true if parked. */
@@ -145,7 +189,9 @@ public final class Schedule {
         ps.setLong(6, lease.version());
         ps.setBytes(7, lease.requireToken().secret());
         try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() && rs.getInt(1) == 1;
+          return RowCount.won(rs.next() ? rs.getInt(1) : 0, "ratchet_park");
+        } catch (SQLException e) {
+          throw notLeased(e, "ratchet_park");
         }
       }
     }
@@ -164,7 +210,7 @@ public final class Schedule {
       ps.setString(3, claim.taskId());
       ps.setString(4, claim.runId());
       ps.setLong(5, claim.nudges());
-      return ps.executeUpdate() == 1;
+      return RowCount.won(ps.executeUpdate(), "schedule park");
     }
   }
 
@@ -178,7 +224,11 @@ public final class Schedule {
         ps.setString(3, lease.owner());
         ps.setLong(4, lease.version());
         ps.setBytes(5, lease.requireToken().secret());
-        ps.executeQuery().close();
+        try (ResultSet rs = ps.executeQuery()) {
+          RowCount.won(rs.next() ? rs.getInt(1) : 0, "ratchet_finish");
+        } catch (SQLException e) {
+          throw notLeased(e, "ratchet_finish");
+        }
       }
       return;
     }
@@ -191,7 +241,22 @@ public final class Schedule {
       ps.setLong(1, now);
       ps.setString(2, claim.taskId());
       ps.setString(3, claim.runId());
-      ps.executeUpdate();
+      RowCount.won(ps.executeUpdate(), "schedule finish");
     }
+  }
+
+  /**
+   * The function's own refusal of a caller without the run's live lease and token ({@code 42501}
+   * raised by {@code ratchet_park} or {@code ratchet_finish}) is {@code FENCED}, as on SQLite; any
+   * other failure stays the database's.
+   */
+  private static SQLException notLeased(SQLException e, String function) throws SQLException {
+    String m = Failures.serverMessage(e);
+    if ("42501".equals(e.getSQLState())
+        && m.startsWith(function + ": run ")
+        && m.contains("is not leased under this token")) {
+      throw new RatchetException(ErrorCode.FENCED, m);
+    }
+    return e;
   }
 }

@@ -2,6 +2,8 @@ package dev.ratchet.jdbc.internal;
 
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.schedule.Claim;
+import dev.ratchet.schedule.SignedSubmission;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,8 +22,14 @@ public final class Submissions {
   private Submissions() {}
 
   public static void submit(
-      Side marks, Connection c, String taskId, String runId, String driver, String envelope)
+      Side marks,
+      Connection c,
+      String taskId,
+      String runId,
+      String driver,
+      SignedSubmission submission)
       throws SQLException {
+    String envelope = submission.text();
     if (marks.dialect() instanceof PostgresDialect) {
       try (PreparedStatement ps = c.prepareStatement("SELECT ratchet_submit(?, ?, ?, ?)")) {
         ps.setString(1, taskId);
@@ -51,11 +59,11 @@ public final class Submissions {
       ps.setLong(5, marks.now(c));
       Leases.requireOne(ps.executeUpdate(), "submission insert");
     }
-    Schedule.schedule(marks, c, taskId, runId, driver, dev.ratchet.jdbc.Claim.SUBMITTED);
+    Schedule.schedule(marks, c, taskId, runId, driver, Claim.SUBMITTED);
   }
 
-  /** The submitted envelope of a run, if it was submitted. */
-  public static Optional<String> envelope(Connection c, String taskId, String runId)
+  /** The submitted envelope of a run, exactly as submitted, if it was submitted. */
+  public static Optional<SignedSubmission> envelope(Connection c, String taskId, String runId)
       throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
@@ -63,7 +71,7 @@ public final class Submissions {
       ps.setString(1, taskId);
       ps.setString(2, runId);
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+        return rs.next() ? Optional.of(new SignedSubmission(rs.getString(1))) : Optional.empty();
       }
     }
   }

@@ -38,6 +38,10 @@ public final class Tables {
     return Marks.all(c);
   }
 
+  public static List<CheckpointStore.RunRef> runs(Connection c, String runId) throws SQLException {
+    return Marks.withRunId(c, runId);
+  }
+
   public static void deliver(Side marks, Connection c, String taskId, String runId, InboxItem item)
       throws SQLException {
     marks.dialect().writes().deliver(c, marks.dialect(), taskId, runId, item);

@@ -37,7 +37,8 @@ class SchemaResourcesTest {
               "39e42422a3cbc2f89fecade6d673bc2cf9b80e953aeda36ae0c0b43fc79ce9d0",
               "a401b3afaa639197aabef8b141f22da11650cf234d3088d393f3675f388355c6",
               "cb0e86f1530778966b9a839d4d93d778024ef00e102453801d28ecafcae09408",
-              "ab7e0bd5e13f0edd35fabaeebcf334fdd17c66359f5c11876de324503db35b3c"),
+              "ab7e0bd5e13f0edd35fabaeebcf334fdd17c66359f5c11876de324503db35b3c",
+              "405c437544098313b7817e9df4b7f4bb7d18dcb709da5123ccc3dfcb42e6d362"),
           "postgresql",
           List.of(
               "05dfd6a646ab15ed2faf6a3f9acf9b7c45dbfd97ef647cd92ede5713bfdea96d",
@@ -50,7 +51,8 @@ class SchemaResourcesTest {
               "6048bb1f7f9ea75b57c1e24db3b0126c1806dd7f858b1f4201c5bd21b12549ab",
               "0c1d48e3088118f3ba8148ab6847f1d169bfa71e8930064365677718697022cb",
               "c95fe33e245f1f065b5d44eda91824e75ee1b48748e68c77ea43914dfaced8a3",
-              "7a6b9f18c52f7b1897010c804da7946d3e130f79fe772e2050275ec1f5b24cf3"));
+              "7a6b9f18c52f7b1897010c804da7946d3e130f79fe772e2050275ec1f5b24cf3",
+              "405c437544098313b7817e9df4b7f4bb7d18dcb709da5123ccc3dfcb42e6d362"));
 
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgresql"})

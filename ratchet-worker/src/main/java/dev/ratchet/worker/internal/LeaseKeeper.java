@@ -2,6 +2,7 @@ package dev.ratchet.worker.internal;
 
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.seam.MonotonicClock;
 import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseStore;
 import java.time.Duration;
@@ -16,7 +17,8 @@ import java.util.function.Consumer;
  * ({@code FENCED}), or no renewal succeeded before the lease's local validity ran out (the request
  * time of the last good one plus the TTL minus the margin, D22), the lease counts as lost: the
  * worker stops driving the run after the step in flight, and the run's own commits are fenced by
- * the store whatever this keeper believes.
+ * the store whatever this keeper believes. Validity is counted on the worker's injected monotonic
+ * clock (D22), the one the claim's send time was read from.
  */
 public final class LeaseKeeper implements AutoCloseable {
   private final LeaseStore store;
@@ -24,6 +26,7 @@ public final class LeaseKeeper implements AutoCloseable {
   private final Duration ttl;
   private final long validNanos;
   private final Consumer<String> log;
+  private final MonotonicClock clock;
   private final ScheduledFuture<?> task;
   private volatile long validUntil;
   private volatile boolean lost;
@@ -33,8 +36,10 @@ public final class LeaseKeeper implements AutoCloseable {
       LeaseStore store,
       Lease lease,
       Duration ttl,
+      MonotonicClock clock,
       long claimSentNanos,
       Consumer<String> log) {
+    this.clock = clock;
     this.store = store;
     this.lease = lease;
     this.ttl = ttl;
@@ -49,14 +54,14 @@ public final class LeaseKeeper implements AutoCloseable {
     if (lost) {
       return;
     }
-    long sent = System.nanoTime();
+    long sent = clock.nanos();
     try {
       store.renew(lease, ttl);
       validUntil = sent + validNanos;
     } catch (RatchetException e) {
       if (e.code() == ErrorCode.FENCED) {
         lose("renewal refused (" + e.getMessage() + ")");
-      } else if (System.nanoTime() - validUntil >= 0) {
+      } else if (clock.nanos() - validUntil >= 0) {
         lose("no renewal within the lease's validity (" + e.code() + ")");
       } else {
         log.accept("run " + lease.runId() + ": renewal failed (" + e.code() + "), retrying");
@@ -73,7 +78,7 @@ public final class LeaseKeeper implements AutoCloseable {
 
   /** True once the lease may no longer be ours: drive nothing more under it. */
   public boolean lost() {
-    return lost || System.nanoTime() - validUntil >= 0;
+    return lost || clock.nanos() - validUntil >= 0;
   }
 
   @Override

@@ -1,49 +1,53 @@
 package dev.ratchet.worker.internal;
 
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.jdbc.JdbcStore;
-import dev.ratchet.jdbc.Notifications;
-import java.sql.SQLException;
+import dev.ratchet.schedule.RunnableListener;
+import dev.ratchet.schedule.SchedulingStore;
+import dev.ratchet.seam.MonotonicClock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
  * Wakes idle worker loops (ADR 0060, 0062): each loop notes {@link #seen()} before it claims and,
- * finding nothing, {@linkplain #await waits} until the count moves or the poll interval passes. On
- * PostgreSQL a listener thread moves the count on every {@code ratchet_runnable} notification
- * (submitted, delivered to, scheduled); when its connection fails it reconnects after a backoff and
- * the loops poll meanwhile. On SQLite nothing notifies: the loops poll.
+ * finding nothing, {@linkplain #await waits} until the count moves or the poll interval passes.
+ * When the store offers a {@link RunnableListener} (PostgreSQL's {@code ratchet_runnable}
+ * notifications: submitted, delivered to, scheduled), a listener thread moves the count on every
+ * wake-up; when it fails it reconnects after a backoff and the loops poll meanwhile. A store that
+ * offers none (SQLite) is polled.
  */
 public final class Wakeups implements AutoCloseable {
   private final Object monitor = new Object();
-  private final JdbcStore store;
+  private final SchedulingStore store;
+  private final MonotonicClock clock;
   private final Consumer<String> log;
   private final String owner;
   private long count;
   private volatile boolean closed;
   private Thread listener;
 
-  public Wakeups(JdbcStore store, String owner, Consumer<String> log) {
+  public Wakeups(SchedulingStore store, MonotonicClock clock, String owner, Consumer<String> log) {
     this.store = store;
+    this.clock = clock;
     this.owner = owner;
     this.log = log;
   }
 
   /** Starts listening when the store can notify; false when the loops only poll. */
   public boolean start() {
-    Notifications first = null;
+    RunnableListener first = null;
     try {
-      Optional<Notifications> n = store.notifications();
+      Optional<RunnableListener> n = store.listen();
       if (n.isEmpty()) {
         return false;
       }
       first = n.get();
     } catch (RatchetException e) {
-      // PostgreSQL, but not reachable now: the listener keeps trying while the loops poll.
+      // The store listens, but is not reachable now: the listener keeps trying while the loops
+      // poll.
       log.accept("worker " + owner + ": cannot listen yet (" + e.code() + "); polling");
     }
-    Notifications initial = first;
+    RunnableListener initial = first;
     listener = new Thread(() -> listen(initial), "ratchet-listener");
     listener.setDaemon(true);
     listener.start();
@@ -58,10 +62,10 @@ public final class Wakeups implements AutoCloseable {
 
   /** Waits until a wake-up after {@code seen} or until {@code max} passed. */
   public void await(long seen, Duration max) throws InterruptedException {
-    long until = System.nanoTime() + max.toNanos();
+    long until = clock.nanos() + max.toNanos();
     synchronized (monitor) {
       while (count == seen && !closed) {
-        long left = until - System.nanoTime();
+        long left = until - clock.nanos();
         if (left <= 0) {
           return;
         }
@@ -78,20 +82,20 @@ public final class Wakeups implements AutoCloseable {
     }
   }
 
-  private void listen(Notifications initial) {
-    Notifications n = initial;
+  private void listen(RunnableListener initial) {
+    RunnableListener n = initial;
     Backoff backoff = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(30));
     while (!closed) {
       try {
         if (n == null) {
-          n = store.notifications().orElseThrow();
+          n = store.listen().orElseThrow();
           backoff.reset();
           wake(); // anything notified while we were deaf is claimable now
         }
         if (n.await(1_000)) {
           wake();
         }
-      } catch (SQLException | RatchetException e) {
+      } catch (RatchetException e) {
         if (n != null) {
           n.close();
           n = null;

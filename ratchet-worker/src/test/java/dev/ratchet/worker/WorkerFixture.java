@@ -2,27 +2,25 @@ package dev.ratchet.worker;
 
 import dev.ratchet.Ratchet;
 import dev.ratchet.Run;
-import dev.ratchet.jdbc.Database;
-import dev.ratchet.jdbc.JdbcStore;
-import dev.ratchet.jdbc.OpenMode;
-import dev.ratchet.jdbc.StoreOptions;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.seam.Seams;
+import dev.ratchet.testkit.InMemoryStore;
 import dev.ratchet.testkit.InMemoryWorkspace;
 import dev.ratchet.testkit.RuntimeFixture;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A real SQLite store on the system clock (leases lapse in wall-clock time), the runtime fixture's
- * keys and task, an in-memory workspace, and a {@link RunOpener} that starts or resumes a claimed
- * run under the claimed lease, as {@code ratchet worker} does.
+ * Core's in-memory store on the system clock (leases lapse in wall-clock time, the worker counts
+ * their validity on the system's monotonic clock), the runtime fixture's keys and task, an
+ * in-memory workspace, and a {@link RunOpener} that starts or resumes a claimed run under the
+ * claimed lease, as {@code ratchet worker} does. The worker reaches the store only through the
+ * scheduling SPI, so what these tests show holds for every store the contract admits.
  */
-final class SqliteWorkerFixture implements AutoCloseable {
-  final JdbcStore store;
+final class WorkerFixture implements AutoCloseable {
+  final InMemoryStore store;
   final RuntimeFixture f;
   final TaskSpec task;
   final InMemoryWorkspace workspace;
@@ -30,13 +28,8 @@ final class SqliteWorkerFixture implements AutoCloseable {
   final Ratchet ratchet;
   final List<String> log = new ArrayList<>();
 
-  SqliteWorkerFixture(Path file, Duration ttl) {
-    store =
-        JdbcStore.open(
-            Database.sqlite(file),
-            StoreOptions.defaults(Clock.systemUTC())
-                .withOpenMode(OpenMode.CREATE)
-                .withBusyTimeout(Duration.ofMillis(50)));
+  WorkerFixture(Duration ttl) {
+    store = new InMemoryStore(Seams.systemClock());
     f = RuntimeFixture.inMemory(5);
     task = f.task();
     workspace = f.workspace();
@@ -74,6 +67,7 @@ final class SqliteWorkerFixture implements AutoCloseable {
   Worker worker(Driver driver, WorkerOptions options) {
     return new Worker(
         store,
+        Seams.systemMonotonic(),
         opener(),
         Map.of(driver.name(), driver),
         options,

@@ -1,0 +1,69 @@
+package dev.ratchet.schedule;
+
+import dev.ratchet.store.Lease;
+import dev.ratchet.store.LeaseStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Scheduling rows and claims (SPEC D24, D33; ADR 0060, 0061, 0064). A run is scheduled (or
+ * submitted with an operator's signed task) as <em>runnable</em>; a worker's {@link #claim} picks
+ * the least recently touched claimable row — runnable, or waiting with a wake-up time that has
+ * passed — whose lease is free or lapsed, and grants the run's lease to the worker with a fresh
+ * token in the same step; the worker then {@link #park}s the run (waiting for an inbox item or a
+ * time), {@link #finish}es it (ended) or leaves it runnable, and {@link #release}s the lease. An
+ * inbox item delivered to a run makes its row runnable again (unless it ended) and counts a nudge.
+ *
+ * <p><b>Compare-and-set.</b> Every change of a row is judged by its row count: 0 means the caller
+ * lost the race (another claimer took the row, an inbox item moved it on), 1 that it won; more is a
+ * bug in the store and is thrown as {@code INTERNAL} ({@link RowCount}). Park and finish act only
+ * under the claim's live lease and token ({@code FENCED} otherwise), so a worker that lost its
+ * lease can change neither the row nor the run.
+ *
+ * <p>The row is a hint: a wrong hint costs a claim that finds nothing to do, never a wrong effect,
+ * since every effect is fenced by the lease (D21). The store checks a submission's shape, never its
+ * signature: it holds no trust root; the worker verifies it at every claim ({@link
+ * SignedSubmission#verify}). Thread-safe; every change is durable when the call returns.
+ */
+public interface SchedulingStore extends LeaseStore {
+
+  /** Enqueues a run for workers: its row is runnable under {@code driver}. */
+  void schedule(String taskId, String runId, String driver, String taskRef);
+
+  /**
+   * Stores an operator's signed task for a new run and schedules the run under {@code driver} with
+   * task reference {@link Claim#SUBMITTED}, in one transaction; {@code CONTRACT} when the run id is
+   * taken (checkpointed, submitted or scheduled) or the envelope is over 1 MiB.
+   */
+  void submit(String taskId, String runId, String driver, SignedSubmission submission);
+
+  /** The signed task a run was submitted with, exactly as submitted; empty if not submitted. */
+  Optional<SignedSubmission> submission(String taskId, String runId);
+
+  /**
+   * Claims one claimable run and grants its lease to {@code owner} for {@code ttl} with a fresh
+   * token (taking over a lapsed lease); the row becomes runnable and touched, so a busy run goes to
+   * the back of the line. Empty when nothing is claimable, or another claimer won the row.
+   */
+  Optional<Claim> claim(String owner, Duration ttl);
+
+  /**
+   * Parks a claimed run as waiting — for an inbox item, and until {@code wakeAt} when not null —
+   * under its live {@code lease}; false (the row stays runnable) when an inbox item arrived since
+   * the claim, so an approval that lands while the worker decides to wait is never slept over.
+   */
+  boolean park(Claim claim, Lease lease, Instant wakeAt);
+
+  /** Marks a claimed run's row ended under its live {@code lease}: no worker claims it again. */
+  void finish(Claim claim, Lease lease);
+
+  /**
+   * An optional capability: a listener told when a run may have become claimable (PostgreSQL's
+   * {@code LISTEN ratchet_runnable}). Empty when the store offers none: callers poll. A wake-up is
+   * a hint that a claim may succeed, never a claim.
+   */
+  default Optional<RunnableListener> listen() {
+    return Optional.empty();
+  }
+}

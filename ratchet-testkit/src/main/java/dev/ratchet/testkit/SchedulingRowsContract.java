@@ -1,0 +1,171 @@
+package dev.ratchet.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratchet.error.ErrorCode;
+import dev.ratchet.schedule.Claim;
+import dev.ratchet.store.Lease;
+import dev.ratchet.store.LeaseToken;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rows of the {@link dev.ratchet.schedule.SchedulingStore} contract (ADR 0060, 0064): a claim
+ * grants the run's lease and nobody else's claim gets the run while it is held; the least recently
+ * touched row goes first; a parked run waits for an inbox item or its wake-up time; an item that
+ * arrives before the park keeps the run runnable; a lapsed lease makes the run claimable again and
+ * fences the old holder; park and finish need the claim's token; a finished row is never claimed
+ * again; a run is scheduled once. Part of {@link SchedulingStoreContract}, which implementations
+ * subclass.
+ */
+public abstract class SchedulingRowsContract extends SchedulingFixture {
+  @Test
+  void aClaimGrantsTheLeaseAndNoOtherClaimGetsTheRunWhileItIsHeld() {
+    store.schedule(TASK, "run-a", DRIVER, "tasks/a.json");
+    Claim c = claim("w1");
+    assertThat(c.taskId()).isEqualTo(TASK);
+    assertThat(c.runId()).isEqualTo("run-a");
+    assertThat(c.driver()).isEqualTo(DRIVER);
+    assertThat(c.taskRef()).isEqualTo("tasks/a.json");
+    assertThat(c.submitted()).isFalse();
+    assertThat(c.submission()).isEmpty();
+    assertThat(c.nudges()).isZero();
+    assertThat(c.lease().owner()).isEqualTo("w1");
+    assertThat(c.lease().held()).as("the claim hands over the token").isTrue();
+    assertThat(c.lease().expiresAt()).isEqualTo(START.plus(TTL));
+    assertThat(store.current("run-a").orElseThrow().fence()).isEqualTo(c.lease().fence());
+    assertThat(store.claim("w2", TTL)).as("held: not claimable").isEmpty();
+    // The claimed lease is the run's lease: it commits, renews and releases like any other.
+    start("run-a", c.lease());
+    store.renew(c.lease(), TTL);
+    store.release(c.lease());
+    Claim again = claim("w2");
+    assertThat(again.runId()).isEqualTo("run-a");
+    assertThat(again.lease().version()).isEqualTo(c.lease().version() + 1);
+  }
+
+  @Test
+  void theLeastRecentlyTouchedRowIsClaimedFirst() {
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    clock.advance(Duration.ofMillis(5));
+    store.schedule(TASK, "run-b", DRIVER, "ref");
+    clock.advance(Duration.ofMillis(5));
+    Claim a = claim("w1");
+    assertThat(a.runId()).isEqualTo("run-a");
+    store.release(a.lease()); // yielded: runnable, but touched by its claim
+    clock.advance(Duration.ofMillis(5));
+    assertThat(claim("w2").runId()).as("the busy run goes to the back").isEqualTo("run-b");
+  }
+
+  @Test
+  void aRunParkedWithoutAWakeUpTimeWaitsForAnInboxItem() {
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    Claim c = claim("w1");
+    start("run-a", c.lease());
+    assertThat(store.park(c, c.lease(), null)).isTrue();
+    store.release(c.lease());
+    clock.advance(Duration.ofDays(1));
+    assertThat(store.claim("w2", TTL)).as("parked: no time wakes it").isEmpty();
+    deliver("run-a", "n-1");
+    Claim woke = claim("w2");
+    assertThat(woke.runId()).isEqualTo("run-a");
+    assertThat(woke.nudges()).isEqualTo(c.nudges() + 1);
+  }
+
+  @Test
+  void parkedRunsWithADueWakeUpAreClaimableAndThoseWithAFutureOneAreNot() {
+    store.schedule(TASK, "run-future", DRIVER, "ref");
+    store.schedule(TASK, "run-due", DRIVER, "ref");
+    Claim first = claim("w1");
+    Claim second = claim("w1");
+    Claim future = first.runId().equals("run-future") ? first : second;
+    Claim due = first.runId().equals("run-due") ? first : second;
+    assertThat(store.park(future, future.lease(), START.plusSeconds(60))).isTrue();
+    assertThat(store.park(due, due.lease(), START.plusSeconds(10))).isTrue();
+    store.release(future.lease());
+    store.release(due.lease());
+    assertThat(store.claim("w2", TTL)).as("no wake-up time has come").isEmpty();
+    clock.advance(Duration.ofSeconds(10));
+    Claim woke = claim("w2");
+    assertThat(woke.runId()).as("the due wake-up, exactly at its time").isEqualTo("run-due");
+    assertThat(store.claim("w3", TTL)).as("the future wake-up still sleeps").isEmpty();
+    clock.advance(Duration.ofSeconds(50));
+    assertThat(claim("w3").runId()).isEqualTo("run-future");
+  }
+
+  @Test
+  void anInboxItemThatArrivesBeforeTheParkKeepsTheRunRunnable() {
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    Claim c = claim("w1");
+    start("run-a", c.lease());
+    deliver("run-a", "n-1"); // lands while the worker decides to wait
+    assertThat(store.park(c, c.lease(), null)).as("lost to the delivery").isFalse();
+    store.release(c.lease());
+    Claim again = claim("w2");
+    assertThat(again.nudges()).isEqualTo(c.nudges() + 1);
+  }
+
+  @Test
+  void aLapsedLeaseMakesTheRunClaimableAndFencesTheOldHolder() {
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    Claim dead = claim("w1"); // its worker dies holding the lease
+    clock.advance(TTL.minusMillis(1));
+    assertThat(store.claim("w2", TTL)).as("not yet lapsed").isEmpty();
+    clock.advance(Duration.ofMillis(1));
+    Claim next = claim("w2");
+    assertThat(next.runId()).isEqualTo("run-a");
+    assertThat(next.lease().version()).isGreaterThan(dead.lease().version());
+    assertThat(ContractRecords.codeOf(() -> store.park(dead, dead.lease(), null)))
+        .isEqualTo(ErrorCode.FENCED);
+    assertThat(ContractRecords.codeOf(() -> store.finish(dead, dead.lease())))
+        .isEqualTo(ErrorCode.FENCED);
+    assertThat(ContractRecords.codeOf(() -> store.renew(dead.lease(), TTL)))
+        .isEqualTo(ErrorCode.FENCED);
+    // The new holder's lease is untouched by the old holder's attempts.
+    assertThat(store.park(next, next.lease(), null)).isTrue();
+  }
+
+  @Test
+  void parkAndFinishNeedTheClaimsToken() {
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    Claim c = claim("w1");
+    Lease forged =
+        new Lease(
+            "run-a",
+            "w1",
+            c.lease().version(),
+            c.lease().expiresAt(),
+            LeaseToken.of(new byte[LeaseToken.BYTES]));
+    assertThat(ContractRecords.codeOf(() -> store.park(c, forged, null)))
+        .isEqualTo(ErrorCode.FENCED);
+    assertThat(ContractRecords.codeOf(() -> store.finish(c, forged))).isEqualTo(ErrorCode.FENCED);
+    assertThat(store.park(c, c.lease(), null)).as("the real token still parks").isTrue();
+  }
+
+  @Test
+  void aFinishedRowIsNeverClaimedAgainNotEvenAfterADelivery() {
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    Claim c = claim("w1");
+    start("run-a", c.lease());
+    store.finish(c, c.lease());
+    store.release(c.lease());
+    clock.advance(Duration.ofDays(1));
+    assertThat(store.claim("w2", TTL)).isEmpty();
+    deliver("run-a", "n-late");
+    assertThat(store.claim("w2", TTL)).as("ended stays ended").isEmpty();
+  }
+
+  @Test
+  void aRunIsScheduledOnce() {
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    assertThat(ContractRecords.codeOf(() -> store.schedule(TASK, "run-a", DRIVER, "other")))
+        .isEqualTo(ErrorCode.CONTRACT);
+    assertThat(claim("w1").taskRef()).as("the first scheduling stands").isEqualTo("ref");
+  }
+
+  @Test
+  void nothingScheduledMeansNothingClaimed() {
+    assertThat(store.claim("w1", TTL)).isEqualTo(Optional.empty());
+  }
+}
