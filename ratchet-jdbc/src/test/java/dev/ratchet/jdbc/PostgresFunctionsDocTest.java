@@ -48,10 +48,10 @@ class PostgresFunctionsDocTest {
     List<String> migrations = migrations();
     StringBuilder out =
         new StringBuilder(
-            "## PostgreSQL functions as installed (schema version "
+            "## PostgreSQL functions as installed\n\n"
+                + "Each function of a schema migrated to the newest version ("
                 + migrations.size()
-                + ")\n\n"
-                + "Each function of a schema migrated to the newest version, exactly as PostgreSQL"
+                + "), exactly as PostgreSQL"
                 + " holds it (`pg_get_functiondef`, the schema name written as `ratchet`), with"
                 + " the migration that last created or replaced it. Change one by a new migration"
                 + " that starts from this text.\n");
