@@ -89,9 +89,10 @@ public final class WorkspaceProvider implements AdapterProvider {
     for (String t : new TreeSet<>(task.targets())) {
       WorkspacePaths.require("task.targets: '" + t + "'", t);
     }
-    JsonObject environment = environment(task.environment());
+    JsonObject environment = knownFields(task.environment());
     JsonObject files =
-        Fields.asObject(environment.get("files").orElse(null), "task.environment.files");
+        Fields.asObject(
+            environment.get("files").orElse(JsonObject.EMPTY), "task.environment.files");
     within(task, files, "task.environment.files");
     PlanContents.check(files.members(), task.plan());
     if (!task.verifier().members().isEmpty()) {
@@ -170,13 +171,23 @@ public final class WorkspaceProvider implements AdapterProvider {
   }
 
   private static JsonObject environment(JsonObject environment) {
+    JsonObject e = knownFields(environment);
+    if (!e.has("files")) {
+      throw RatchetException.contract("task.environment: missing fields [files]");
+    }
+    return e;
+  }
+
+  /**
+   * The environment's fields judged without requiring {@code files}: a program that embeds Ratchet
+   * and opens an existing directory (D31's library path) need not declare initial content; a task
+   * file, which prepares its workspace from it, must ({@link #environment}).
+   */
+  private static JsonObject knownFields(JsonObject environment) {
     Set<String> unknown = new TreeSet<>(environment.members().keySet());
     unknown.removeAll(ENVIRONMENT_KEYS);
     if (!unknown.isEmpty()) {
       throw RatchetException.contract("task.environment: unknown fields " + unknown);
-    }
-    if (!environment.has("files")) {
-      throw RatchetException.contract("task.environment: missing fields [files]");
     }
     return environment;
   }
