@@ -15,7 +15,11 @@ final class WebLedger {
   private WebLedger() {}
 
   static BrowserAdapter adapter(ReferenceService service, CrashSeam seam) {
-    return BrowserAdapter.builder(service.uri())
+    return adapter(service.uri(), service.clientSecret(), seam);
+  }
+
+  static BrowserAdapter adapter(java.net.URI uri, String secret, CrashSeam seam) {
+    return BrowserAdapter.builder(uri)
         .pathPrefix("/web/accounts/")
         .form(new PageForm("order", "place-order", true))
         .form(new PageForm("pay", "pay-button", true))
@@ -30,7 +34,7 @@ final class WebLedger {
                     (a, p) -> {},
                     a -> ((JsonString) a.get("account").orElseThrow()).value()),
                 "/v1/accounts/{account}"))
-        .clientSecret(service.clientSecret())
+        .clientSecret(secret)
         .crashSeam(seam)
         .build();
   }
