@@ -103,6 +103,20 @@ class BrowserAdapterTest {
   }
 
   @Test
+  void anApprovalExpiredOnTheServicesClockIsRefusedBehindThePage() {
+    ApprovalBinding expired =
+        new ApprovalBinding("ab".repeat(32), Instant.parse("2026-12-06T08:59:59Z").toEpochMilli());
+    assertThatThrownBy(
+            () ->
+                adapter.execute(
+                    WebLedger.orderIntent("acct-g", "sku-1", 1, 100), "key-g1", fence, expired))
+        .isInstanceOfSatisfying(
+            RatchetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.APPROVAL));
+    assertThat(WebLedger.orders(service, "acct-g")).isZero();
+    assertThat(adapter.lookup("key-g1")).isEmpty();
+  }
+
+  @Test
   void chromiumKilledMidWriteIsReplacedAndTheWriteAnsweredFromTheServiceReceipt() {
     AtomicInteger killed = new AtomicInteger();
     service.crashSeam(

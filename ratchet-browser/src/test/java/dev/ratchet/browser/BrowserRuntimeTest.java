@@ -29,4 +29,30 @@ class BrowserRuntimeTest {
       assertThat(WebLedger.orders(service, "acct-r")).isEqualTo(2);
     }
   }
+
+  @Test
+  void aPageChangedUnderTheRunByAnotherActorMakesThePendingWriteStale() throws Exception {
+    Path dir = Files.createTempDirectory("ratchet-browser-drift");
+    RuntimeFixture f = RuntimeFixture.inMemory(BrowserRuns.SEED + 1);
+    try (ReferenceService service =
+            ReferenceService.start(dir.resolve("ledger.db"), 0, f.clock, new SeededEntropy(4));
+        BrowserAdapter adapter = WebLedger.adapter(service, CrashSeam.NONE);
+        Run run = f.ratchet("worker-1").start(BrowserRuns.task("acct-s"), "run-s", adapter)) {
+      run.propose(run.action("w1", "fill_and_submit", WebLedger.order("acct-s", "sku-1", 1, 100)));
+      // Another actor orders through the service while the run's write is pending.
+      service
+          .adapter()
+          .execute(
+              dev.ratchet.adapters.Ledgers.createOrder("acct-s", "other", 1, 5),
+              "other-actor",
+              new dev.ratchet.store.Fence("someone-else", "w", 1),
+              dev.ratchet.adapter.ApprovalBinding.NONE);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> run.execute("w1"))
+          .isInstanceOfSatisfying(
+              dev.ratchet.error.RatchetException.class,
+              e -> assertThat(e.code()).isEqualTo(dev.ratchet.error.ErrorCode.STALE_OBSERVATION));
+      // Nothing was clicked: only the other actor's order exists.
+      assertThat(WebLedger.orders(service, "acct-s")).isEqualTo(1);
+    }
+  }
 }
