@@ -22,6 +22,7 @@ import dev.ratchet.json.Text;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.store.Fence;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +51,7 @@ public final class BrowserAdapter implements EnvironmentAdapter, AutoCloseable {
   private final IdempotentHttpAdapter service;
   private final List<ActionSpec> specs;
   private final PageWrites writes;
+  private final Duration stepTimeout;
   private Chromium browser;
 
   private BrowserAdapter(Builder b) {
@@ -64,7 +66,9 @@ public final class BrowserAdapter implements EnvironmentAdapter, AutoCloseable {
     List<ActionSpec> all = new ArrayList<>(BrowserActions.specs(forms, b.prefixes));
     b.verifications.forEach(v -> all.add(v.spec()));
     this.specs = List.copyOf(all);
-    this.writes = new PageWrites(this::browser, this::discardBrowser, service, b.crash);
+    this.stepTimeout = b.stepTimeout;
+    this.writes =
+        new PageWrites(this::browser, this::discardBrowser, service, b.crash, b.stepTimeout);
   }
 
   public static Builder builder(URI origin) {
@@ -153,21 +157,28 @@ public final class BrowserAdapter implements EnvironmentAdapter, AutoCloseable {
   private synchronized Chromium browser() {
     if (browser == null || !browser.alive()) {
       discardBrowser();
-      browser = Chromium.start(rules);
+      browser = Chromium.start(rules, stepTimeout);
     }
     return browser;
   }
 
+  /**
+   * Kills a browser that failed mid-step with SIGKILL, without asking it to quit: a hung browser
+   * would not answer, and nothing it holds is worth keeping (its profile is a tmpfs).
+   */
   private synchronized void discardBrowser() {
     if (browser != null) {
-      browser.close();
+      browser.kill();
       browser = null;
     }
   }
 
   @Override
-  public void close() {
-    discardBrowser();
+  public synchronized void close() {
+    if (browser != null) {
+      browser.close();
+      browser = null;
+    }
   }
 
   /** Configures an adapter: the service's origin, URL prefixes, forms, credential. */
@@ -178,6 +189,7 @@ public final class BrowserAdapter implements EnvironmentAdapter, AutoCloseable {
     private final List<HttpAction> verifications = new ArrayList<>();
     private String clientSecret;
     private CrashSeam crash = CrashSeam.NONE;
+    private Duration stepTimeout = Duration.ofSeconds(20);
 
     private Builder(URI origin) {
       this.origin = Objects.requireNonNull(origin, "origin");
@@ -206,6 +218,18 @@ public final class BrowserAdapter implements EnvironmentAdapter, AutoCloseable {
     /** The service's client secret: sent to the origin only, added by request interception. */
     public Builder clientSecret(String secret) {
       this.clientSecret = Text.require("client secret", secret, 512);
+      return this;
+    }
+
+    /**
+     * How long one page load, script or form answer may take (default 20 s); a browser that takes
+     * longer is treated as hung: discarded and replaced, the write answered from the service.
+     */
+    public Builder stepTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero() || timeout.toMinutes() > 10) {
+        throw RatchetException.contract("browser.step_timeout: must be within (0, 10 min]");
+      }
+      this.stepTimeout = timeout;
       return this;
     }
 

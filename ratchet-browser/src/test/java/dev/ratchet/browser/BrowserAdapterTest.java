@@ -103,6 +103,39 @@ class BrowserAdapterTest {
   }
 
   @Test
+  void anOrderIsPaidThroughThePayFormOnceAndASecondPaymentIsRefusedByTheService() {
+    Receipt order =
+        adapter
+            .execute(
+                WebLedger.orderIntent("acct-p", "sku-1", 2, 150),
+                "key-p1",
+                fence,
+                ApprovalBinding.NONE)
+            .receipt();
+    String orderId = order.businessId();
+    AdapterOutcome paid =
+        adapter.execute(
+            WebLedger.payIntent("acct-p", orderId, 300), "key-p2", fence, ApprovalBinding.NONE);
+    assertThat(paid.kind()).isEqualTo(AdapterOutcome.Kind.EXECUTED);
+    assertThat(paid.receipt().result().get("order_status").orElseThrow().toString())
+        .contains("paid");
+    assertThatThrownBy(
+            () ->
+                adapter.execute(
+                    WebLedger.payIntent("acct-p", orderId, 300),
+                    "key-p3",
+                    fence,
+                    ApprovalBinding.NONE))
+        .isInstanceOfSatisfying(
+            RatchetException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.CONTRACT);
+              assertThat(e.getMessage()).contains("order_not_open");
+            });
+    assertThat(adapter.lookup("key-p3")).isEmpty();
+  }
+
+  @Test
   void anApprovalExpiredOnTheServicesClockIsRefusedBehindThePage() {
     ApprovalBinding expired =
         new ApprovalBinding("ab".repeat(32), Instant.parse("2026-12-06T08:59:59Z").toEpochMilli());

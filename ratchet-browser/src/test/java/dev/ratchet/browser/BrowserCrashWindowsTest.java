@@ -41,6 +41,9 @@ class BrowserCrashWindowsTest {
   private Path dir;
   private ReferenceService service;
 
+  /** The recovering workers' adapter: one browser for every recovery (each a fresh run). */
+  private BrowserAdapter survivor;
+
   @BeforeAll
   void start() throws Exception {
     dir = Files.createTempDirectory("ratchet-browser-crash");
@@ -50,10 +53,12 @@ class BrowserCrashWindowsTest {
             0,
             new ManualClock(BrowserWorkerChild.T0),
             new SeededEntropy(9));
+    survivor = WebLedger.adapter(service, CrashSeam.NONE);
   }
 
   @AfterAll
   void stop() {
+    survivor.close();
     service.close();
   }
 
@@ -88,13 +93,11 @@ class BrowserCrashWindowsTest {
     killAt(CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT, dir.resolve("canary.db"), account);
     assertThat(WebLedger.orders(service, account)).isEqualTo(1);
     // A naive recovery: submit the interrupted order form again under a fresh key, no lookup.
-    try (BrowserAdapter adapter = WebLedger.adapter(service, CrashSeam.NONE)) {
-      adapter.execute(
-          WebLedger.orderIntent(account, "sku-1", 1, 100),
-          "fresh-key",
-          new Fence(runId(account), "canary", 2),
-          ApprovalBinding.NONE);
-    }
+    survivor.execute(
+        WebLedger.orderIntent(account, "sku-1", 1, 100),
+        "fresh-key",
+        new Fence(runId(account), "canary", 2),
+        ApprovalBinding.NONE);
     // The service's own count catches it: the one order the run placed now exists twice.
     assertThat(WebLedger.orders(service, account)).isEqualTo(2);
   }
@@ -129,16 +132,19 @@ class BrowserCrashWindowsTest {
     return "run-" + account;
   }
 
-  /** A second worker, a minute later (the dead worker's lease lapsed), with a fresh browser. */
+  /**
+   * A second worker, a minute later (the dead worker's lease lapsed), with another browser than the
+   * dead worker's (which died with it).
+   */
   private Phase recover(Path db, String account) {
     ManualClock clock = new ManualClock(BrowserWorkerChild.T0.plus(Duration.ofMinutes(1)));
     JdbcStore store =
         JdbcStore.open(
             Database.sqlite(db), StoreOptions.defaults(clock).withOpenMode(OpenMode.MUST_EXIST));
-    try (BrowserAdapter adapter = WebLedger.adapter(service, CrashSeam.NONE)) {
+    try {
       RuntimeFixture f = new RuntimeFixture(BrowserRuns.SEED, clock, store, store);
       try (Run run =
-          f.ratchet("worker-2").resume(BrowserRuns.task(account), runId(account), adapter)) {
+          f.ratchet("worker-2").resume(BrowserRuns.task(account), runId(account), survivor)) {
         BrowserRuns.drive(run, account);
         return run.state().phase();
       }

@@ -61,6 +61,23 @@ final class WebLedger {
         "irreversible_write");
   }
 
+  static WriteIntent payIntent(String account, String orderId, long amount) {
+    return new WriteIntent(
+        BrowserAdapter.NAMESPACE,
+        "fill_and_submit",
+        JsonObject.builder()
+            .put("path", "/web/accounts/" + account)
+            .put("form", "pay")
+            .put(
+                "fields",
+                JsonObject.builder()
+                    .put("order_id", orderId)
+                    .put("amount_cents", Long.toString(amount))
+                    .build())
+            .build(),
+        "irreversible_write");
+  }
+
   /** Orders of {@code account} in the service's own ledger. */
   static long orders(ReferenceService service, String account) {
     return service.orders().stream()
@@ -70,13 +87,31 @@ final class WebLedger {
 
   /** SIGKILL of every Chromium process this JVM started (found by the host, not the adapter). */
   static int killChromium() {
-    List<ProcessHandle> chromes =
-        ProcessHandle.current()
-            .descendants()
-            .filter(h -> h.info().command().map(c -> c.endsWith("/chromium")).orElse(false))
-            .toList();
+    List<ProcessHandle> chromes = chromium();
     chromes.forEach(ProcessHandle::destroyForcibly);
     return chromes.size();
+  }
+
+  /** SIGSTOP of every Chromium process this JVM started: a browser that hangs. */
+  static int stopChromium() {
+    List<ProcessHandle> chromes = chromium();
+    for (ProcessHandle h : chromes) {
+      try {
+        new ProcessBuilder("kill", "-STOP", Long.toString(h.pid())).start().waitFor();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return chromes.size();
+  }
+
+  private static List<ProcessHandle> chromium() {
+    return ProcessHandle.current()
+        .descendants()
+        .filter(h -> cmdline(h.pid()).startsWith("/usr/lib/chromium/chromium"))
+        .toList();
   }
 
   private static String cmdline(long pid) {

@@ -42,8 +42,12 @@ public final class Chromium implements AutoCloseable {
     this.interceptor = interceptor;
   }
 
-  /** Starts a browser whose requests {@code rules} decide. */
-  public static Chromium start(UrlRules rules) {
+  /**
+   * Starts a browser whose requests {@code rules} decide; a page load, script or driver call that
+   * takes longer than {@code stepTimeout} fails (a hung browser is then discarded by the caller).
+   * The driver client gives up 2 s after that: chromium-driver itself waits on a stopped renderer.
+   */
+  public static Chromium start(UrlRules rules, Duration stepTimeout) {
     int port = freePort();
     List<String> argv =
         Sandbox.wrap(List.of(DRIVER, "--port=" + port, "--allowed-ips=127.0.0.1", "--silent"));
@@ -60,10 +64,17 @@ public final class Chromium implements AutoCloseable {
     try {
       URI address = URI.create("http://127.0.0.1:" + port);
       awaitReady(p, address);
-      WebDriver raw = RemoteWebDriver.builder().oneOf(options()).address(address).build();
+      WebDriver raw =
+          RemoteWebDriver.builder()
+              .oneOf(options())
+              .config(
+                  org.openqa.selenium.remote.http.ClientConfig.defaultConfig()
+                      .baseUri(address)
+                      .readTimeout(stepTimeout.plusSeconds(2)))
+              .build();
       WebDriver driver = new Augmenter().augment(raw);
-      driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(20));
-      driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
+      driver.manage().timeouts().pageLoadTimeout(stepTimeout);
+      driver.manage().timeouts().scriptTimeout(stepTimeout);
       Interceptor interceptor = Interceptor.install(driver, rules);
       return new Chromium(p, driver, interceptor);
     } catch (RuntimeException e) {

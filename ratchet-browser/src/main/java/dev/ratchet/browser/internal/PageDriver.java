@@ -26,8 +26,7 @@ public final class PageDriver {
           "approval_fingerprint",
           "approval_expires_at");
 
-  /** Polls of 20 ms each while the next page loads (about 20 s; no clock needed). */
-  private static final int NAVIGATION_POLLS = 1_000;
+  private static final int POLL_MS = 20;
 
   private PageDriver() {}
 
@@ -95,8 +94,12 @@ public final class PageDriver {
     }
   }
 
-  /** Clicks the control with {@code controlId} inside the form and waits for the next page. */
-  public static void submit(WebDriver d, WebElement form, String controlId) {
+  /**
+   * Clicks the control with {@code controlId} inside the form and waits for the next page, polling
+   * every 20 ms for about {@code timeout} (no clock needed).
+   */
+  public static void submit(
+      WebDriver d, WebElement form, String controlId, java.time.Duration timeout) {
     WebElement control;
     try {
       control = form.findElement(By.id(controlId));
@@ -104,7 +107,8 @@ public final class PageDriver {
       throw RatchetException.contract("form: no control with id '" + controlId + "'");
     }
     control.click();
-    for (int i = 0; i < NAVIGATION_POLLS; i++) {
+    long polls = Math.max(1, timeout.toMillis() / POLL_MS);
+    for (long i = 0; i < polls; i++) {
       try {
         form.isEnabled();
       } catch (StaleElementReferenceException e) {
@@ -113,7 +117,7 @@ public final class PageDriver {
       pause();
     }
     throw new RatchetException(
-        ErrorCode.STORE_UNAVAILABLE, "page: no answer to the submitted form within 20 s");
+        ErrorCode.STORE_UNAVAILABLE, "page: no answer to the submitted form within " + timeout);
   }
 
   /** The {@code data-code} of the page's {@code #error}, or null when the page shows none. */
@@ -124,7 +128,7 @@ public final class PageDriver {
 
   private static void pause() {
     try {
-      Thread.sleep(20);
+      Thread.sleep(POLL_MS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RatchetException(ErrorCode.STORE_UNAVAILABLE, "page: interrupted");

@@ -33,12 +33,15 @@ public final class PageWrites {
   private final Runnable discard;
   private final IdempotentHttpAdapter service;
   private final CrashSeam crash;
+  private final java.time.Duration stepTimeout;
 
   public PageWrites(
       Supplier<Chromium> browser,
       Runnable discard,
       IdempotentHttpAdapter service,
-      CrashSeam crash) {
+      CrashSeam crash,
+      java.time.Duration stepTimeout) {
+    this.stepTimeout = stepTimeout;
     this.browser = browser;
     this.discard = discard;
     this.service = service;
@@ -84,7 +87,7 @@ public final class PageWrites {
         }
       }
       PageDriver.fill(d, form, values);
-      PageDriver.submit(d, form, w.form().submitControl());
+      PageDriver.submit(d, form, w.form().submitControl(), stepTimeout);
       PageDriver.requireInside(d, rules);
       error = PageDriver.errorCode(d);
     } catch (WebDriverException e) {
@@ -132,7 +135,7 @@ public final class PageWrites {
       PageDriver.open(d, rules, w.path());
       WebElement form = PageDriver.form(d, rules, w.form().id());
       PageDriver.fill(d, form, w.fields());
-      PageDriver.submit(d, form, w.form().submitControl());
+      PageDriver.submit(d, form, w.form().submitControl(), stepTimeout);
       PageDriver.requireInside(d, rules);
       error = PageDriver.errorCode(d);
     } catch (WebDriverException e) {

@@ -73,7 +73,7 @@ class ChromiumTest {
     URI origin = URI.create("http://127.0.0.1:" + allowed.getAddress().getPort());
     UrlRules rules =
         new UrlRules(origin, List.of("/web/"), Map.of("Authorization", "Bearer s3cret"));
-    try (Chromium c = Chromium.start(rules)) {
+    try (Chromium c = Chromium.start(rules, java.time.Duration.ofSeconds(20))) {
       c.driver().get(rules.url("/web/page"));
       assertThat(c.driver().getTitle()).isEqualTo("welcome");
       assertThat(authorized.get()).isEqualTo(1);
