@@ -16,6 +16,7 @@ import org.openqa.selenium.remote.http.HttpResponse;
  * never leaves the browser.
  */
 public final class Interceptor implements AutoCloseable {
+  private static final int MAX_RECORDED = 1000;
   private final List<String> refused = new CopyOnWriteArrayList<>();
   private final AtomicLong allowed = new AtomicLong();
   private final NetworkInterceptor cdp;
@@ -26,7 +27,9 @@ public final class Interceptor implements AutoCloseable {
             req -> {
               String url = req.getUri();
               if (!rules.allows(url)) {
-                refused.add(url);
+                if (refused.size() < MAX_RECORDED) {
+                  refused.add(url); // bounded: a hostile page may request without end
+                }
                 return new HttpResponse()
                     .setStatus(403)
                     .setHeader("Content-Type", "text/plain")

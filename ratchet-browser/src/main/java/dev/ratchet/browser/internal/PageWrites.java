@@ -70,11 +70,12 @@ public final class PageWrites {
     values.put(
         "approval_expires_at",
         approval.approvalFingerprint() == null ? "" : Long.toString(approval.expiresAtMs()));
-    String error;
+    WebDriver d;
+    WebElement form;
     try {
-      WebDriver d = browser.get().driver();
+      d = browser.get().driver();
       PageDriver.open(d, rules, w.path());
-      WebElement form = PageDriver.form(d, rules, w.form().id());
+      form = PageDriver.form(d, rules, w.form().id());
       for (String f : PageDriver.KEY_FIELDS) {
         if (!PageDriver.hasField(form, f)) {
           throw RatchetException.contract(
@@ -87,6 +88,14 @@ public final class PageWrites {
         }
       }
       PageDriver.fill(d, form, values);
+    } catch (WebDriverException e) {
+      // Lost before the click: nothing was submitted, but the service is asked all the same.
+      discard.run();
+      return afterBrowserLoss(intent, key);
+    }
+    String error = null;
+    RatchetException pageProblem = null;
+    try {
       PageDriver.submit(d, form, w.form().submitControl(), stepTimeout);
       PageDriver.requireInside(d, rules);
       error = PageDriver.errorCode(d);
@@ -94,12 +103,19 @@ public final class PageWrites {
       // The browser died or hung mid-step: dispose of it; the service alone says what happened.
       discard.run();
       return afterBrowserLoss(intent, key);
+    } catch (RatchetException e) {
+      // After the click the page's word counts for nothing until the service has been asked.
+      discard.run();
+      pageProblem = e;
     }
     Optional<Receipt> after = service.lookup(key);
     if (after.isPresent()) {
       requireBinds(after.get(), intent, fence, approval);
       crash.reached(CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT);
       return AdapterOutcome.executed(after.get());
+    }
+    if (pageProblem != null) {
+      throw pageProblem;
     }
     throw refusal(error);
   }
