@@ -80,10 +80,18 @@ final class LedgerStore implements AutoCloseable {
 
   /** Executes one write at most once per key (see docs/adapters.md for the order of checks). */
   public synchronized Reply write(LedgerWrite w) {
-    return db.tx(c -> writeIn(c, w));
+    return write(w, namespace);
   }
 
-  private Reply writeIn(Connection c, LedgerWrite w) throws SQLException {
+  /**
+   * The same, with the receipt stamped {@code receiptNamespace}: the web front end's writes are
+   * receipted for the browser adapter that drives the page (docs/browser.md).
+   */
+  public synchronized Reply write(LedgerWrite w, String receiptNamespace) {
+    return db.tx(c -> writeIn(c, w, receiptNamespace));
+  }
+
+  private Reply writeIn(Connection c, LedgerWrite w, String receiptNamespace) throws SQLException {
     String object = "account:" + ((JsonString) w.body().get("account").orElseThrow()).value();
     long[] newest = newestFence(c, w.fenceRunId(), object);
     if (w.fenceLeaseVersion() < newest[0] || w.fenceLeaseVersion() < newest[1]) {
@@ -133,7 +141,7 @@ final class LedgerStore implements AutoCloseable {
                 .build());
     Receipt r =
         new Receipt(
-            namespace,
+            receiptNamespace,
             1,
             String.format("rcpt_%06d", before + 1),
             w.key(),

@@ -45,6 +45,7 @@ public final class ReferenceService implements AutoCloseable {
   private final ExecutorService executor;
   private final LedgerStore store;
   private final LedgerHttp http;
+  private final LedgerWeb web;
   private final URI uri;
   private final String clientSecret;
   private final Path clientSecretFile;
@@ -54,8 +55,10 @@ public final class ReferenceService implements AutoCloseable {
       ExecutorService executor,
       LedgerStore store,
       LedgerHttp http,
+      LedgerWeb web,
       String clientSecret,
       Path clientSecretFile) {
+    this.web = web;
     this.clientSecret = clientSecret;
     this.clientSecretFile = clientSecretFile;
     this.server = server;
@@ -108,9 +111,12 @@ public final class ReferenceService implements AutoCloseable {
               });
       LedgerHttp http = new LedgerHttp(store, clientSecret);
       server.createContext("/", http);
+      // The web front end over the same ledger (docs/browser.md).
+      LedgerWeb web = new LedgerWeb(store, clientSecret);
+      server.createContext("/web/", web);
       server.setExecutor(executor);
       server.start();
-      return new ReferenceService(server, executor, store, http, clientSecret, secretFile);
+      return new ReferenceService(server, executor, store, http, web, clientSecret, secretFile);
     } catch (IOException e) {
       store.close();
       throw new RatchetException(
@@ -149,11 +155,13 @@ public final class ReferenceService implements AutoCloseable {
   }
 
   /**
-   * Crash seam for tests: reached after a write committed in the ledger and before its response is
-   * sent (a child process halts there to die between its commit and its answer).
+   * Crash seam for tests: reached after a write (JSON API or web form) committed in the ledger and
+   * before its response is sent (a child process halts there to die between its commit and its
+   * answer).
    */
   public void crashSeam(CrashSeam seam) {
     http.crashSeam(Objects.requireNonNull(seam));
+    web.crashSeam(seam);
   }
 
   /**
