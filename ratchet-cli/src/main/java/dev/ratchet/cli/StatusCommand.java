@@ -9,10 +9,13 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
+import dev.ratchet.schedule.ScheduledRun;
 import dev.ratchet.store.CheckpointStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -52,11 +55,23 @@ final class StatusCommand extends CliCommand {
   @Override
   public Integer call() {
     try (Session session = common.openExisting(services, task)) {
+      long now = services.clock().millis();
+      List<ScheduledRun> notStarted = notStarted(session);
+      if (runId != null && session.store().runs(runId).isEmpty()) {
+        // Issue 39: a submitted run is visible before any worker has started it.
+        List<JsonValue> one = new ArrayList<>();
+        notStarted.stream()
+            .filter(r -> r.runId().equals(runId))
+            .forEach(r -> one.add(scheduledRow(r, now)));
+        if (!one.isEmpty()) {
+          render(session, one);
+          return 0;
+        }
+      }
       List<CheckpointStore.RunRef> refs =
           runId == null ? session.store().runs() : List.of(session.find(runId));
       List<JsonValue> rows = new ArrayList<>();
       int exit = 0;
-      long now = services.clock().millis();
       for (CheckpointStore.RunRef ref : refs) {
         try {
           rows.add(RunViews.status(session, ref, now));
@@ -70,22 +85,63 @@ final class StatusCommand extends CliCommand {
                   ref.runId(), ref.taskId(), ref.generation(), e.code().name(), e.getMessage()));
         }
       }
+      if (runId == null) {
+        notStarted.forEach(r -> rows.add(scheduledRow(r, now)));
+      }
       if (waiting) {
         rows.removeIf(v -> !(((JsonObject) v).get("waiting").orElse(null) instanceof JsonObject));
       }
-      if (json) {
-        out()
-            .println(
-                Canonical.string(
-                    JsonObject.builder()
-                        .put("store", session.settings().storeSpec().toString())
-                        .put("runs", Views.array(rows))
-                        .build()));
-      } else {
-        print(rows);
-      }
+      render(session, rows);
       return exit;
     }
+  }
+
+  private void render(Session session, List<JsonValue> rows) {
+    if (json) {
+      out()
+          .println(
+              Canonical.string(
+                  JsonObject.builder()
+                      .put("store", session.settings().storeSpec().toString())
+                      .put("runs", Views.array(rows))
+                      .build()));
+    } else {
+      print(rows);
+    }
+  }
+
+  /** Scheduled runs with no checkpoint yet (submitted or scheduled, not started by a worker). */
+  private static List<ScheduledRun> notStarted(Session session) {
+    if (session.schedulingIfAny().isEmpty()) {
+      return List.of();
+    }
+    Set<String> started = new HashSet<>();
+    session.store().runs().forEach(r -> started.add(r.taskId() + "\u0000" + r.runId()));
+    return session.schedulingIfAny().orElseThrow().scheduled().stream()
+        .filter(r -> !r.state().equals("ended"))
+        .filter(r -> !started.contains(r.taskId() + "\u0000" + r.runId()))
+        .toList();
+  }
+
+  /** A run no worker has started: what it waits for and since when, no checkpoint to verify. */
+  private static JsonObject scheduledRow(ScheduledRun r, long now) {
+    String status = r.submitted() ? "submitted" : "scheduled";
+    long age = Math.max(0, now - r.updatedAt().toEpochMilli());
+    return JsonObject.builder()
+        .put("run_id", r.runId())
+        .put("task_id", r.taskId())
+        .put("status", status)
+        .put("phase", status)
+        .put("driver", r.driver())
+        .put("schedule_state", r.state())
+        .put("since_ms", r.updatedAt().toEpochMilli())
+        .put("age_ms", age)
+        .put("started", false)
+        .put(
+            "hint",
+            "not started yet: a 'ratchet worker' claims it, verifies its signed task and makes its"
+                + " first commit")
+        .build();
   }
 
   private void print(List<JsonValue> rows) {
@@ -102,6 +158,18 @@ final class StatusCommand extends CliCommand {
     List<String> needs = new ArrayList<>();
     for (JsonValue v : rows) {
       JsonObject r = (JsonObject) v;
+      if (r.has("started")) {
+        t.row(
+            Views.text(r, "run_id"),
+            Views.text(r, "task_id"),
+            "-",
+            Views.text(r, "status") + " (" + Views.text(r, "age_ms") + " ms ago)",
+            "-",
+            "-",
+            "-");
+        needs.add(Views.text(r, "run_id") + ": " + Views.text(r, "hint"));
+        continue;
+      }
       if (r.get("verified").orElseThrow().toString().equals("false")) {
         t.row(
             Views.text(r, "run_id"),

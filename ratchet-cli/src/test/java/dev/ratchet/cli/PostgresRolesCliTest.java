@@ -139,6 +139,13 @@ class PostgresRolesCliTest {
         c.run("submit", "" + task, store, "--run-id", "s1", "--operator-key", "" + key);
     assertThat(submit.exit()).as(submit.all()).isZero();
     assertThat(submit.out()).contains("run s1 of task repair-greeting submitted by olga");
+    // Issue 39: visible from submission on, before any worker runs (read as the inspector).
+    ProcessCli.Result listed = c.run("status", store);
+    assertThat(listed.exit()).as(listed.all()).isZero();
+    assertThat(listed.out()).contains("s1").contains("submitted").contains("not started yet");
+    ProcessCli.Result one = c.run("status", "s1", store, "--json");
+    assertThat(one.exit()).as(one.all()).isZero();
+    assertThat(one.out()).contains("\"status\":\"submitted\"").contains("\"started\":false");
 
     ProcessCli.Result worker =
         c.run("worker", store, "--worker-id", "w1", "--poll", "100ms", "--once");

@@ -4,6 +4,7 @@ import dev.ratchet.store.Lease;
 import dev.ratchet.store.LeaseStore;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -37,6 +38,12 @@ public interface SchedulingStore extends LeaseStore {
    * taken (checkpointed, submitted or scheduled) or the envelope is over 1 MiB.
    */
   void submit(String taskId, String runId, String driver, SignedSubmission submission);
+
+  /**
+   * Every scheduling row, least recently touched first (what {@code status} shows of runs no worker
+   * has started yet): a read that changes nothing.
+   */
+  List<ScheduledRun> scheduled();
 
   /** The signed task a run was submitted with, exactly as submitted; empty if not submitted. */
   Optional<SignedSubmission> submission(String taskId, String runId);

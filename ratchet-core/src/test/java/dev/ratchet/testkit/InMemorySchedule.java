@@ -70,6 +70,22 @@ final class InMemorySchedule {
     schedule(taskId, runId, driver, Claim.SUBMITTED, now);
   }
 
+  List<dev.ratchet.schedule.ScheduledRun> scheduled() {
+    return rows.values().stream()
+        .sorted(LEAST_RECENTLY_TOUCHED)
+        .map(
+            r ->
+                new dev.ratchet.schedule.ScheduledRun(
+                    r.taskId,
+                    r.runId,
+                    r.driver,
+                    r.state,
+                    dev.ratchet.schedule.Claim.SUBMITTED.equals(r.taskRef),
+                    java.time.Instant.ofEpochMilli(r.updatedAtMs),
+                    r.wakeAtMs == null ? null : java.time.Instant.ofEpochMilli(r.wakeAtMs)))
+        .toList();
+  }
+
   Optional<SignedSubmission> submission(String taskId, String runId) {
     return Optional.ofNullable(submissions.get(key(taskId, runId)));
   }

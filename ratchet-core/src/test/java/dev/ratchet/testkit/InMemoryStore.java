@@ -308,6 +308,12 @@ public final class InMemoryStore implements CheckpointStore, SchedulingStore {
   }
 
   @Override
+  public synchronized List<dev.ratchet.schedule.ScheduledRun> scheduled() {
+    requireAvailable();
+    return schedule.scheduled();
+  }
+
+  @Override
   public synchronized Optional<SignedSubmission> submission(String taskId, String runId) {
     requireAvailable();
     return schedule.submission(taskId, runId);

@@ -224,6 +224,11 @@ public final class JdbcStore implements CheckpointStore, SchedulingStore {
   }
 
   @Override
+  public java.util.List<dev.ratchet.schedule.ScheduledRun> scheduled() {
+    return marks.read("listing scheduled runs", Schedule::list);
+  }
+
+  @Override
   public Optional<SignedSubmission> submission(String taskId, String runId) {
     return marks.read("reading a submitted task", c -> Submissions.envelope(c, taskId, runId));
   }

@@ -67,6 +67,11 @@ final class PinnedStore extends ForwardingCheckpointStore implements SchedulingS
   }
 
   @Override
+  public java.util.List<dev.ratchet.schedule.ScheduledRun> scheduled() {
+    return store.scheduled();
+  }
+
+  @Override
   public Optional<SignedSubmission> submission(String taskId, String runId) {
     return store.submission(taskId, runId);
   }

@@ -46,6 +46,28 @@ public abstract class SchedulingRowsContract extends SchedulingFixture {
   }
 
   @Test
+  void everyRowIsListedWithItsStateWhatItWaitsForAndWhenItLastChanged() {
+    assertThat(store.scheduled()).isEmpty();
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    clock.advance(Duration.ofMillis(5));
+    store.schedule(TASK, "run-b", DRIVER, "ref");
+    assertThat(store.scheduled())
+        .extracting(r -> r.runId() + ":" + r.state() + ":" + r.submitted())
+        .containsExactly("run-a:runnable:false", "run-b:runnable:false");
+    assertThat(store.scheduled().get(0).updatedAt()).isEqualTo(START);
+    Claim a = claim("w1");
+    start(a.runId(), a.lease());
+    clock.advance(Duration.ofMillis(5));
+    assertThat(store.park(a, a.lease(), START.plusSeconds(60))).isTrue();
+    store.release(a.lease());
+    dev.ratchet.schedule.ScheduledRun parked =
+        store.scheduled().stream().filter(r -> r.runId().equals(a.runId())).findFirst().get();
+    assertThat(parked.state()).isEqualTo("waiting");
+    assertThat(parked.wakeAt()).isEqualTo(START.plusSeconds(60));
+    assertThat(parked.updatedAt()).isEqualTo(START.plusMillis(10));
+  }
+
+  @Test
   void theLeastRecentlyTouchedRowIsClaimedFirst() {
     store.schedule(TASK, "run-a", DRIVER, "ref");
     clock.advance(Duration.ofMillis(5));

@@ -172,6 +172,11 @@ public abstract class SchedulingStoreContract extends SchedulingRowsContract {
         SignedSubmission.sign(TASK, "run-s", DRIVER, taskFile("a"), "n-1", operator);
     store.submit(TASK, "run-s", DRIVER, s);
     assertThat(store.submission(TASK, "run-s")).contains(s);
+    assertThat(store.scheduled())
+        .as("a submitted run is listed before any worker starts it")
+        .singleElement()
+        .satisfies(r -> assertThat(r.submitted()).isTrue())
+        .satisfies(r -> assertThat(r.state()).isEqualTo("runnable"));
     Claim c = claim("w1");
     assertThat(c.runId()).isEqualTo("run-s");
     assertThat(c.submitted()).isTrue();

@@ -13,6 +13,7 @@ import dev.ratchet.store.LeaseStore;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One command's open store with its keys and trust roots, and the lookups every run command needs:
@@ -186,6 +187,11 @@ public final class Session implements AutoCloseable {
    * The store's scheduling side (D33): what {@code submit} and {@code worker} need; {@code
    * CONTRACT} naming {@code command} when the opened store offers none.
    */
+  /** The store's scheduling side when it has one (SQLite, PostgreSQL, the in-memory store). */
+  public Optional<dev.ratchet.schedule.SchedulingStore> schedulingIfAny() {
+    return stores.scheduling();
+  }
+
   public dev.ratchet.schedule.SchedulingStore scheduling(String command) {
     return stores
         .scheduling()

@@ -30,6 +30,32 @@ public final class Schedule {
 
   private Schedule() {}
 
+  /** Every row, least recently touched first. */
+  public static java.util.List<dev.ratchet.schedule.ScheduledRun> list(Connection c)
+      throws SQLException {
+    java.util.List<dev.ratchet.schedule.ScheduledRun> out = new java.util.ArrayList<>();
+    try (PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT task_id, run_id, driver, task_ref, state, updated_at_ms, wake_at_ms"
+                    + " FROM ratchet_schedule ORDER BY updated_at_ms, task_id, run_id");
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        long wake = rs.getLong(7);
+        boolean noWake = rs.wasNull();
+        out.add(
+            new dev.ratchet.schedule.ScheduledRun(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(5),
+                Claim.SUBMITTED.equals(rs.getString(4)),
+                Instant.ofEpochMilli(rs.getLong(6)),
+                noWake ? null : Instant.ofEpochMilli(wake)));
+      }
+    }
+    return out;
+  }
+
   private static boolean postgres(Side marks) {
     return marks.dialect() instanceof PostgresDialect;
   }
