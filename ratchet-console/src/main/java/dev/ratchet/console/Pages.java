@@ -249,7 +249,7 @@ final class Pages {
           .append("</td><td>")
           .append(t(o, "nonce"))
           .append("</td><td>")
-          .append(t(o, "signer"))
+          .append(esc(Views.signerText(o)))
           .append("</td><td><code>")
           .append(t(o, "key_id"))
           .append("</code></td><td class=\"")

@@ -5,6 +5,7 @@ import dev.ratchet.json.JsonArray;
 import dev.ratchet.json.JsonNull;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
+import dev.ratchet.model.InboxVerdict;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.store.CheckpointStore;
@@ -44,7 +45,12 @@ public final class RunViews {
     List<JsonValue> inbox = new ArrayList<>();
     Map<String, String> refused = refusedReasons(trace);
     for (InboxItem item : session.store().inbox(taskId, runId)) {
-      inbox.add(Views.inboxItem(item, refused.get(item.nonce())));
+      inbox.add(
+          Views.inboxItem(
+              item,
+              refused.get(item.nonce()),
+              InboxVerdict.of(
+                  item, session.approvers(), session.reviewers(), session.operators())));
     }
     return JsonObject.builder()
         .put(

@@ -379,7 +379,9 @@ public final class Session implements AutoCloseable {
         c.state(),
         c.task().task(),
         store().inbox(c.ref().taskId(), c.ref().runId()),
-        services.clock().millis());
+        services.clock().millis(),
+        approvers,
+        reviewers);
   }
 
   /** A verified run with what was needed to verify it. */

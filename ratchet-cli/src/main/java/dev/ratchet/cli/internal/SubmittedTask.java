@@ -71,7 +71,8 @@ public final class SubmittedTask {
       throw new DecisionRefused(
           DecisionRefused.Reason.MALFORMED, "submitted task: " + e.getMessage());
     }
-    operators.verify(env.keyId(), env.signedBytes(), env.signatureEd25519());
+    operators.verifySigner(
+        env.keyId(), env.signedBytes(), env.signatureEd25519(), p.text("operator_id"));
     if (!p.text("task_id").equals(taskId)
         || !p.text("run_id").equals(runId)
         || !p.text("driver").equals(driver)) {
