@@ -1,6 +1,7 @@
 package dev.ratchet.cli;
 
 import dev.ratchet.cli.internal.ConsoleLauncher;
+import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.KeyConfig;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Settings;
@@ -18,15 +19,15 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code ratchet console}: the operator console in a browser (docs/console.md). Loopback only
- * unless {@code --bind}; every request needs the session token printed at start (D26).
+ * unless {@code --bind}; the terminal shows a one-time login address; sessions expire (D26, D30).
  */
 @Command(
     name = "console",
     mixinStandardHelpOptions = true,
     description =
         "Serve the operator console: runs, one run, the review queue; approvals and reviewer"
-            + " decisions and cancels signed with your own keys. Loopback only unless --bind; prints the"
-            + " address with the session token every request needs.")
+            + " decisions and cancels signed with your own keys. Loopback only unless --bind; prints a"
+            + " one-time login address on the terminal.")
 final class ConsoleCommand extends CliCommand {
   @Mixin CommonOptions common;
 
@@ -62,6 +63,20 @@ final class ConsoleCommand extends CliCommand {
       description = "Address to listen on (default: 127.0.0.1, loopback only).")
   String bind;
 
+  @Option(
+      names = "--session-ttl",
+      paramLabel = "DURATION",
+      defaultValue = "12h",
+      description = "How long a login session lasts: 90s, 30m, 12h, 7d (default: 12h).")
+  String sessionTtl;
+
+  @Option(
+      names = "--preview-ttl",
+      paramLabel = "DURATION",
+      defaultValue = "10m",
+      description = "How long a shown decision may still be signed: 90s, 10m (default: 10m).")
+  String previewTtl;
+
   ConsoleCommand(Services services) {
     super(services);
   }
@@ -77,6 +92,8 @@ final class ConsoleCommand extends CliCommand {
     } catch (UnknownHostException e) {
       throw RatchetException.contract("--bind: '" + bind + "' is not an address of this host");
     }
+    java.time.Duration session = Decisions.duration("--session-ttl", sessionTtl);
+    java.time.Duration preview = Decisions.duration("--preview-ttl", previewTtl);
     Settings settings = common.settings(null);
     SigningKey approver =
         approverKey == null
@@ -107,6 +124,8 @@ final class ConsoleCommand extends CliCommand {
                 reviewer,
                 operator,
                 new InetSocketAddress(address, port),
+                session,
+                preview,
                 out()))) {
       if (!address.isLoopbackAddress()) {
         err().println("warning: the console listens on " + bind + ", not only on loopback");

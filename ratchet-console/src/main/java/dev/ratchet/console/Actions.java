@@ -7,6 +7,7 @@ import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.CancelRequest;
 import dev.ratchet.model.PendingIntent;
@@ -20,7 +21,6 @@ import dev.ratchet.store.InboxItem;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -41,16 +41,30 @@ final class Actions {
 
   private final ConsoleLauncher.Request config;
   private final Reads reads;
-  private final Map<String, Prepared> previews = new ConcurrentHashMap<>();
+
+  /** Shown decisions kept at most; showing one more forgets the oldest. */
+  static final int MAX_PREVIEWS = 64;
+
+  /** Shown, not yet signed, oldest first (insertion order); guarded by itself. */
+  private final LinkedHashMap<String, Prepared> previews = new LinkedHashMap<>();
 
   Actions(ConsoleLauncher.Request config, Reads reads) {
     this.config = config;
     this.reads = reads;
   }
 
-  /** A decision shown and not yet signed. */
+  /**
+   * A decision shown and not yet signed, bound to the route it was shown for ({@code action}: the
+   * last segment of {@code /runs/RUN/ACTION}) and to the time it was shown.
+   */
   private record Prepared(
-      String runId, long generation, InboxItem.Kind kind, JsonObject payload, String nonce) {}
+      String runId,
+      String action,
+      long generation,
+      InboxItem.Kind kind,
+      JsonObject payload,
+      String nonce,
+      long shownAtMs) {}
 
   ConsoleServer.Reply get(String path, Map<String, String> query, String csrf) {
     if (path.equals("/")) {
@@ -93,9 +107,21 @@ final class Actions {
     if (p.length != 4 || !p[1].equals("runs")) {
       return ConsoleServer.Reply.notFound();
     }
-    Prepared prepared = previews.remove(String.valueOf(form.get("preview")));
-    if (prepared == null || !prepared.runId().equals(p[2])) {
-      throw RatchetException.contract("preview: unknown or already used; open the action again");
+    Prepared prepared = take(String.valueOf(form.get("preview")));
+    if (prepared == null) {
+      throw RatchetException.contract(
+          "preview: unknown, already used or expired; nothing was signed: open the action again");
+    }
+    if (!prepared.runId().equals(p[2]) || !prepared.action().equals(p[3])) {
+      // Used up all the same: a preview is signed, if ever, only where it was shown.
+      throw RatchetException.contract(
+          "preview: shown for /runs/"
+              + prepared.runId()
+              + "/"
+              + prepared.action()
+              + ", posted to "
+              + path
+              + ": nothing was signed or delivered");
     }
     switch (p[3]) {
       case "approve":
@@ -135,15 +161,22 @@ final class Actions {
               + runId,
           "approval",
           refresh ? "refresh-approval" : "approve",
-          new Prepared(runId, c.ref().generation(), InboxItem.Kind.APPROVAL, a.toJson(), a.nonce()),
+          new Prepared(
+              runId,
+              refresh ? "refresh-approval" : "approve",
+              c.ref().generation(),
+              InboxItem.Kind.APPROVAL,
+              a.toJson(),
+              a.nonce(),
+              now),
           csrf,
+          pending.action().arguments(),
           "It approves "
               + pending.action().kind()
               + " "
               + pending.action().actionId()
-              + " with arguments "
-              + dev.ratchet.json.Canonical.string(pending.action().arguments())
-              + " (intent digest recomputed from exactly these arguments), valid until "
+              + " with the arguments shown (the intent digest recomputed from exactly them), valid"
+              + " until "
               + java.time.Instant.ofEpochMilli(a.expiresAtMs())
               + " or proposal "
               + a.expiresAtProposal()
@@ -196,7 +229,13 @@ final class Actions {
           "reviewer decision",
           "decide",
           new Prepared(
-              runId, c.ref().generation(), InboxItem.Kind.REVIEW_DECISION, d.toJson(), d.nonce()),
+              runId,
+              "decide",
+              c.ref().generation(),
+              InboxItem.Kind.REVIEW_DECISION,
+              d.toJson(),
+              d.nonce(),
+              config.services().clock().millis()),
           csrf,
           "Key "
               + key.keyId()
@@ -256,7 +295,14 @@ final class Actions {
           "Cancel run " + runId,
           "cancel",
           "cancel",
-          new Prepared(runId, c.ref().generation(), InboxItem.Kind.CANCEL, r.toJson(), r.nonce()),
+          new Prepared(
+              runId,
+              "cancel",
+              c.ref().generation(),
+              InboxItem.Kind.CANCEL,
+              r.toJson(),
+              r.nonce(),
+              config.services().clock().millis()),
           csrf,
           (pending == null
                   ? "Nothing is pending: at its next recovery the run ends cancelled."
@@ -376,16 +422,51 @@ final class Actions {
    */
   private ConsoleServer.Reply show(
       String title, String what, String action, Prepared p, String csrf, String note) {
+    return show(title, what, action, p, csrf, null, note);
+  }
+
+  private ConsoleServer.Reply show(
+      String title,
+      String what,
+      String action,
+      Prepared p,
+      String csrf,
+      JsonValue arguments,
+      String note) {
     return ConsoleServer.Reply.html(
         title,
         Pages.preview(
-            what, "/runs/" + p.runId() + "/" + action, p.payload(), fields(keep(p), csrf), note));
+            what,
+            "/runs/" + p.runId() + "/" + action,
+            p.payload(),
+            arguments,
+            fields(keep(p), csrf),
+            note));
   }
 
   private String keep(Prepared p) {
     String id = config.services().entropy().hex128();
-    previews.put(id, p);
+    synchronized (previews) {
+      forgetExpired();
+      previews.put(id, p);
+      while (previews.size() > MAX_PREVIEWS) {
+        previews.remove(previews.keySet().iterator().next());
+      }
+    }
     return id;
+  }
+
+  /** The preview under {@code id}, removed (single use); null when unknown or expired. */
+  private Prepared take(String id) {
+    synchronized (previews) {
+      forgetExpired();
+      return previews.remove(id);
+    }
+  }
+
+  private void forgetExpired() {
+    long oldest = config.services().clock().millis() - config.previewTtl().toMillis();
+    previews.values().removeIf(p -> p.shownAtMs() <= oldest);
   }
 
   private static Map<String, String> fields(String previewId, String csrf) {

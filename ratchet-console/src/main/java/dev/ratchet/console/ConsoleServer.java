@@ -53,7 +53,8 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
     this.http = http;
     this.registry = registry;
     this.pool = Executors.newFixedThreadPool(4);
-    this.guard = new Guard(config.services().entropy());
+    this.guard =
+        new Guard(config.services().entropy(), config.services().clock(), config.sessionTtl());
     this.reads = new Reads(config);
     this.actions = new Actions(config, reads);
   }
@@ -84,21 +85,20 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
     return http.getAddress();
   }
 
-  /** The address with the session token: what the operator opens once. */
+  /** The one-time login address: what the operator opens (printed on the terminal only). */
   @Override
   public String url() {
+    return origin() + "/login?code=" + guard.loginCode();
+  }
+
+  private String origin() {
     InetSocketAddress a = http.getAddress();
     String host =
         a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getAddress().getHostAddress();
     if (host.contains(":")) {
       host = "[" + host + "]";
     }
-    return "http://" + host + ":" + a.getPort() + "/?token=" + guard.sessionToken();
-  }
-
-  /** For tests that speak to the API like a script would: the bearer token. */
-  String sessionToken() {
-    return guard.sessionToken();
+    return "http://" + host + ":" + a.getPort();
   }
 
   @Override
@@ -115,33 +115,70 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
 
   private void handle(HttpExchange x) {
     try (x) {
-      x.getResponseHeaders().set("Cache-Control", "no-store");
-      x.getResponseHeaders().set("Referrer-Policy", "no-referrer");
-      x.getResponseHeaders().set("X-Frame-Options", "DENY");
-      x.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-      x.getResponseHeaders()
-          .set(
-              "Content-Security-Policy",
-              "default-src 'self'; frame-ancestors 'none'; form-action 'self'");
-      if (!guard.authenticated(x)) {
-        refused("no_session");
+      try {
+        x.getResponseHeaders().set("Cache-Control", "no-store");
+        x.getResponseHeaders().set("Referrer-Policy", "no-referrer");
+        x.getResponseHeaders().set("X-Frame-Options", "DENY");
+        x.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        x.getResponseHeaders()
+            .set(
+                "Content-Security-Policy",
+                "default-src 'self'; frame-ancestors 'none'; form-action 'self'");
+        Guard.query(x); // a malformed query is refused (400) before anything else reads it
+        if (x.getRequestURI().getPath().equals("/login")) {
+          login(x);
+          return;
+        }
+        if (!guard.authenticated(x)) {
+          refused("no_session");
+          send(
+              x,
+              401,
+              "text/plain; charset=utf-8",
+              "session required or expired: open the newest login address 'ratchet console'"
+                  + " printed on its terminal");
+          return;
+        }
+        route(x);
+      } catch (BadRequest e) {
+        // Before or after authentication: the message names what is wrong, never a stack.
+        refused("bad_request");
+        send(x, 400, "text/plain; charset=utf-8", "bad request: " + e.getMessage());
+      } catch (RuntimeException e) {
+        refused(ErrorCode.INTERNAL.name());
         send(
             x,
-            401,
+            500,
             "text/plain; charset=utf-8",
-            "session token required: open the address 'ratchet console' printed");
-        return;
+            "internal error (" + e.getClass().getSimpleName() + "): nothing was done");
       }
-      if (Guard.query(x).containsKey("token")) {
-        // First visit: keep the token in an HttpOnly cookie and drop it from the address bar.
-        x.getResponseHeaders().add("Set-Cookie", guard.cookie());
-        x.getResponseHeaders().set("Location", x.getRequestURI().getPath());
-        x.sendResponseHeaders(303, -1);
-        return;
-      }
-      route(x);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * {@code /login?code=…}: the one-time code for a session cookie, then to the runs page; a new
+   * login address goes to the terminal for the next browser. A used or wrong code is refused.
+   */
+  private void login(HttpExchange x) throws IOException {
+    String token = guard.login(Guard.query(x).get("code"));
+    if (token == null) {
+      refused("bad_login");
+      send(
+          x,
+          401,
+          "text/plain; charset=utf-8",
+          "this login address was used already or is wrong: open the newest one 'ratchet console'"
+              + " printed on its terminal");
+      return;
+    }
+    x.getResponseHeaders().add("Set-Cookie", guard.cookie(token, false));
+    x.getResponseHeaders().set("Location", "/");
+    x.sendResponseHeaders(303, -1);
+    synchronized (config.out()) {
+      config.out().println("Logged in. The next one-time login address: " + url());
+      config.out().flush();
     }
   }
 
@@ -197,6 +234,8 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
       if (reply.location() != null && registry != null) {
         registry.counter(DELIVERED).increment();
       }
+    } catch (BadRequest e) {
+      throw e;
     } catch (RatchetException e) {
       refused(e.code().name());
       reply = refusal(x, e);
@@ -258,7 +297,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
   private static Map<String, String> form(HttpExchange x) throws IOException {
     byte[] body = x.getRequestBody().readNBytes(MAX_FORM + 1);
     if (body.length > MAX_FORM) {
-      throw RatchetException.contract("form: larger than " + MAX_FORM + " bytes");
+      throw new BadRequest("form: larger than " + MAX_FORM + " bytes");
     }
     return Guard.decode(new String(body, StandardCharsets.UTF_8));
   }

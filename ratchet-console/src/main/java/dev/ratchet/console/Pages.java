@@ -119,7 +119,7 @@ final class Pages {
               dt(
                   "Action",
                   t(p, "action_id") + " (" + t(p, "kind") + ", risk " + t(p, "risk") + ")"))
-          .append(dt("Arguments", pre(Canonical.string(p.get("arguments").orElseThrow()))))
+          .append(dt("Arguments", pre(Html.pretty(p.get("arguments").orElseThrow()))))
           .append(dt("Idempotency key", "<code>" + t(p, "idempotency_key") + "</code>"))
           .append(dt("Intent digest", "<code>" + t(p, "intent_digest") + "</code>"));
       if (p.get("approval").orElseThrow() instanceof JsonObject a) {
@@ -366,14 +366,25 @@ final class Pages {
 
   /** What will be signed, in full, and the form that signs exactly it. */
   static String preview(
-      String what, String action, JsonObject payload, Map<String, String> fields, String note) {
-    StringBuilder b =
-        new StringBuilder("<p>You are about to sign this ")
-            .append(esc(what))
-            .append(" with your own key and deliver it to the run's inbox. Read it in full:</p>")
-            .append("<pre id=\"payload\">")
-            .append(esc(Canonical.string(payload)))
-            .append("</pre>");
+      String what,
+      String action,
+      JsonObject payload,
+      JsonValue arguments,
+      Map<String, String> fields,
+      String note) {
+    StringBuilder b = new StringBuilder();
+    if (arguments != null) {
+      // Formatted canonical JSON: members sorted, one a line, hidden characters escaped.
+      b.append("<h2>Arguments of the write</h2><pre id=\"arguments\">")
+          .append(esc(Html.pretty(arguments)))
+          .append("</pre>");
+    }
+    b.append("<p>You are about to sign this ")
+        .append(esc(what))
+        .append(" with your own key and deliver it to the run's inbox. Read it in full:</p>")
+        .append("<pre id=\"payload\">")
+        .append(esc(Canonical.string(payload)))
+        .append("</pre>");
     if (note != null) {
       b.append("<p class=\"note\">").append(esc(note)).append("</p>");
     }

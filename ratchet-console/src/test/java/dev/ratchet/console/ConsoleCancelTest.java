@@ -33,7 +33,7 @@ class ConsoleCancelTest {
   @BeforeEach
   void start() {
     f = new ConsoleFixture(dir);
-    token = f.server.sessionToken();
+    token = Sessions.login(f.server);
   }
 
   @AfterEach

@@ -68,6 +68,10 @@ final class ConsoleFixture implements AutoCloseable {
   final Services services;
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   final ConsoleServer server;
+
+  /** What the console printed on its terminal. */
+  final StringWriter terminal = new StringWriter();
+
   final String conflictKey;
 
   ConsoleFixture(Path dir) {
@@ -139,12 +143,15 @@ final class ConsoleFixture implements AutoCloseable {
                 KeyConfig.signer(Path.of(rita), null, settings.resolvedHome(), Role.REVIEWER),
                 KeyConfig.signer(Path.of(olga), null, settings.resolvedHome(), Role.OPERATOR),
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                new PrintWriter(new StringWriter())),
+                ConsoleLauncher.Request.DEFAULT_SESSION_TTL,
+                ConsoleLauncher.Request.DEFAULT_PREVIEW_TTL,
+                new PrintWriter(terminal, true)),
             registry);
   }
 
   private InMemoryWorkspace workspace(JsonObject environment) {
-    String greeting = environment.toString().contains("'hi'") ? "hi" : "hello";
+    String env = environment.toString();
+    String greeting = env.contains("'hi'") ? "hi" : env.contains("'agent'") ? "agent" : "hello";
     return workspaces.computeIfAbsent(
         greeting,
         g -> new InMemoryWorkspace("ws-" + g, clock, Map.of("app.py", "print('" + g + "'\n")));
@@ -205,6 +212,18 @@ final class ConsoleFixture implements AutoCloseable {
   }
 
   private Path task(String taskId, String greeting) {
+    return task(taskId, greeting, "fixed\\n");
+  }
+
+  /**
+   * Runs a new task whose gated append writes {@code content} (JSON string text, escapes allowed),
+   * as an agent might have written it; the run waits for approval of that append.
+   */
+  void runWaitingToAppend(String runId, String taskId, String content) {
+    cli("run", task(taskId, "agent", content).toString(), "--run-id", runId);
+  }
+
+  private Path task(String taskId, String greeting, String logContent) {
     String text =
         """
         {
@@ -227,13 +246,13 @@ final class ConsoleFixture implements AutoCloseable {
           "connect": {},
           "plan": [
             {"id": "fix", "kind": "write_file", "arguments": {"path": "app.py", "content": "print('ready')\\n"}},
-            {"id": "log", "kind": "append_file", "arguments": {"path": "log.txt", "content": "fixed\\n"}},
+            {"id": "log", "kind": "append_file", "arguments": {"path": "log.txt", "content": "%s"}},
             {"id": "test", "kind": "run_tests", "arguments": {"target": "unit"}},
             {"id": "done", "kind": "finish", "arguments": {}}
           ]
         }
         """
-            .formatted(taskId, greeting);
+            .formatted(taskId, greeting, logContent);
     Path f = home.getParent().resolve(taskId + ".json");
     try {
       Files.createDirectories(f.getParent());

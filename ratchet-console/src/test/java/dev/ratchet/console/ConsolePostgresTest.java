@@ -150,10 +150,12 @@ class ConsolePostgresTest {
                 null,
                 null,
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                ConsoleLauncher.Request.DEFAULT_SESSION_TTL,
+                ConsoleLauncher.Request.DEFAULT_PREVIEW_TTL,
                 new PrintWriter(new StringWriter())),
             null)) {
       String base = "http://127.0.0.1:" + console.address().getPort();
-      String token = console.sessionToken();
+      String token = Sessions.login(console);
       HttpClient http = HttpClient.newHttpClient();
       HttpResponse<String> runs = get(http, base + "/api/runs", token);
       assertThat(runs.statusCode()).as(runs.body()).isEqualTo(200);

@@ -62,7 +62,7 @@ class ConsoleSecurityTest {
 
   @Test
   void requestsWithoutTheSessionTokenAreRefused() throws Exception {
-    String token = f.server.sessionToken();
+    String token = Sessions.login(f.server);
     for (String path :
         new String[] {"/", "/api/runs", "/runs/" + ConsoleFixture.APPROVE, "/metrics"}) {
       assertThat(get(path, null).statusCode()).as(path).isEqualTo(401);
@@ -74,7 +74,7 @@ class ConsoleSecurityTest {
 
   @Test
   void stateChangingRequestsWithoutTheCsrfTokenOrSessionChangeNothing() throws Exception {
-    String token = f.server.sessionToken();
+    String token = Sessions.login(f.server);
     String preview = get("/runs/" + ConsoleFixture.APPROVE + "/approve", token).body();
     String previewId = field(preview, "preview");
     String csrf = field(preview, "csrf");
@@ -109,7 +109,7 @@ class ConsoleSecurityTest {
 
   @Test
   void aPreviewOfARunThatMovedSinceIsNotSigned() throws Exception {
-    String token = f.server.sessionToken();
+    String token = Sessions.login(f.server);
     String preview =
         get("/runs/" + ConsoleFixture.CONFLICT + "/decide?decision=abort", token).body();
     // Someone else decides first, and a worker applies it: the run moves.
@@ -130,7 +130,7 @@ class ConsoleSecurityTest {
 
   @Test
   void theApiServesTheCommandLinesJson() throws Exception {
-    String token = f.server.sessionToken();
+    String token = Sessions.login(f.server);
     String cliJson = f.cli("inspect", ConsoleFixture.APPROVE, "--json").trim();
     assertThat(get("/api/runs/" + ConsoleFixture.APPROVE, token).body()).isEqualTo(cliJson);
     assertThat(get("/api/review", token).body())

@@ -75,6 +75,8 @@ final class SqliteConsole implements AutoCloseable {
               null,
               null,
               new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+              ConsoleLauncher.Request.DEFAULT_SESSION_TTL,
+              ConsoleLauncher.Request.DEFAULT_PREVIEW_TTL,
               new PrintWriter(new StringWriter()));
       this.server = ConsoleServer.start(config, null);
     } catch (IOException e) {

@@ -3,6 +3,7 @@ package dev.ratchet.cli.internal;
 import dev.ratchet.sign.SigningKey;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 
 /**
  * The seam between {@code ratchet console} (option parsing, keys) and the console's HTTP server in
@@ -19,7 +20,9 @@ public interface ConsoleLauncher {
    * @param approver the operator's own approver key, or null (approve buttons then explain how)
    * @param reviewer the operator's own reviewer key, or null
    * @param operator the operator's own operator key (ADR 0051), or null (cancel then explains how)
-   * @param out where the console prints its address and session token
+   * @param sessionTtl how long a login session lasts (D30; default 12 h)
+   * @param previewTtl how long a shown decision may still be signed (D30; default 10 min)
+   * @param out the terminal: where the console prints its one-time login addresses, nowhere else
    */
   record Request(
       Services services,
@@ -28,11 +31,21 @@ public interface ConsoleLauncher {
       SigningKey reviewer,
       SigningKey operator,
       InetSocketAddress bind,
-      PrintWriter out) {}
+      Duration sessionTtl,
+      Duration previewTtl,
+      PrintWriter out) {
+    public static final Duration DEFAULT_SESSION_TTL = Duration.ofHours(12);
+    public static final Duration DEFAULT_PREVIEW_TTL = Duration.ofMinutes(10);
+
+    public Request {
+      java.util.Objects.requireNonNull(sessionTtl, "sessionTtl");
+      java.util.Objects.requireNonNull(previewTtl, "previewTtl");
+    }
+  }
 
   /** A started console. */
   interface Running extends AutoCloseable {
-    /** The address to open, with the session token. */
+    /** The one-time login address to open (a new one replaces it once used). */
     String url();
 
     /** Blocks until the console stops. */
