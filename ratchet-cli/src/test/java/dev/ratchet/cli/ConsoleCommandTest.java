@@ -28,6 +28,12 @@ class ConsoleCommandTest {
     MemoryHarness.Result preview = h.run("console", "--port", "0", "--preview-ttl", "0s");
     assertThat(preview.exit()).isEqualTo(2);
     assertThat(preview.err()).contains("--preview-ttl: '0s' is not a duration");
+    // D30: the console takes no private key; the browser signs.
+    for (String option : new String[] {"--approver-key", "--reviewer-key", "--operator-key"}) {
+      MemoryHarness.Result key = h.run("console", "--port", "0", option, "alice.key");
+      assertThat(key.exit()).as(option).isEqualTo(2);
+      assertThat(key.err()).contains("Unknown option").contains(option);
+    }
   }
 
   @Test

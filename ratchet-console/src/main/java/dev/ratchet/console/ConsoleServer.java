@@ -6,6 +6,7 @@ import dev.ratchet.cli.internal.ConsoleLauncher;
 import dev.ratchet.cli.internal.PgRole;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.StoreFactory;
+import dev.ratchet.error.DecisionRefused;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
@@ -27,8 +28,8 @@ import java.util.concurrent.Executors;
 /**
  * The console's HTTP server (the JDK's, ADR 0090): authenticates every request with the session
  * token, checks the CSRF token on every POST, opens the store read-side per request and serves the
- * pages, the JSON API and the signing actions. It holds no lease token and no key but the
- * operator's own (D26).
+ * pages, the JSON API and the signing actions. It holds no lease token and no private key: the
+ * browser signs (D30).
  */
 public final class ConsoleServer implements ConsoleLauncher.Running {
   private static final int MAX_FORM = 16 * 1024;
@@ -65,15 +66,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
    */
   public static ConsoleServer start(
       ConsoleLauncher.Request config, PrometheusMeterRegistry registry) {
-    HttpServer http;
-    try {
-      http = HttpServer.create(config.bind(), 0);
-    } catch (IOException e) {
-      throw new RatchetException(
-          ErrorCode.CONTRACT,
-          "--port/--bind: cannot listen on " + config.bind() + ": " + e.getMessage(),
-          e);
-    }
+    HttpServer http = Listener.open(config);
     ConsoleServer s = new ConsoleServer(config, http, registry);
     http.createContext("/", s::handle);
     http.setExecutor(s.pool);
@@ -98,7 +91,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
     if (host.contains(":")) {
       host = "[" + host + "]";
     }
-    return "http://" + host + ":" + a.getPort();
+    return (config.tls() == null ? "http://" : "https://") + host + ":" + a.getPort();
   }
 
   @Override
@@ -173,7 +166,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
               + " printed on its terminal");
       return;
     }
-    x.getResponseHeaders().add("Set-Cookie", guard.cookie(token, false));
+    x.getResponseHeaders().add("Set-Cookie", guard.cookie(token, config.tls() != null));
     x.getResponseHeaders().set("Location", "/");
     x.sendResponseHeaders(303, -1);
     synchronized (config.out()) {
@@ -199,12 +192,13 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
       send(x, 405, "text/plain; charset=utf-8", "method not allowed");
       return;
     }
-    if (path.equals("/assets/console.css")) {
-      try (InputStream in = ConsoleServer.class.getResourceAsStream("console.css")) {
+    if (path.equals("/assets/console.css") || path.equals("/assets/console.js")) {
+      String name = path.substring("/assets/".length());
+      try (InputStream in = ConsoleServer.class.getResourceAsStream(name)) {
         send(
             x,
             200,
-            "text/css; charset=utf-8",
+            name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8",
             new String(in.readAllBytes(), StandardCharsets.UTF_8));
       }
       return;
@@ -217,7 +211,14 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
       respond(x, () -> Reply.json(reads.api(path.substring(4))));
       return;
     }
-    respond(x, () -> actions.get(path, Guard.query(x), guard.csrfToken()));
+    respond(
+        x,
+        () ->
+            actions.get(
+                path,
+                Guard.query(x),
+                guard.csrfToken(),
+                Guard.cookieValue(x, Actions.SIGNER_COOKIE)));
   }
 
   /** Counts a refused request (console metrics; nothing but the reason). */
@@ -264,6 +265,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
         status = 409;
         break;
       case CHECKPOINT:
+      case APPROVAL:
         status = 422;
         break;
       case STORE_UNAVAILABLE:
@@ -283,12 +285,17 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
                   .build()),
           null);
     }
+    String reason =
+        e instanceof DecisionRefused d
+            ? "<p>Refused: <code id=\"reason\">" + d.reason().wireName() + "</code></p>"
+            : "";
     return new Reply(
         status,
         "text/html; charset=utf-8",
         Html.page(
             "Refused",
-            "<p class=\"refused\" id=\"problem\">"
+            reason
+                + "<p class=\"refused\" id=\"problem\">"
                 + Html.esc(e.code().name() + ": " + e.getMessage())
                 + "</p><p><a href=\"/\">Back to the runs</a></p>"),
         null);

@@ -108,6 +108,19 @@ final class Guard {
     return found;
   }
 
+  /** The value of cookie {@code name} in the request, or null. */
+  static String cookieValue(HttpExchange x, String name) {
+    for (String header : x.getRequestHeaders().getOrDefault("Cookie", List.of())) {
+      for (String part : header.split(";")) {
+        String p = part.trim();
+        if (p.startsWith(name + "=")) {
+          return p.substring(name.length() + 1);
+        }
+      }
+    }
+    return null;
+  }
+
   /** True when a state-changing request echoes the CSRF token (form field or header). */
   boolean csrfOk(HttpExchange x, Map<String, String> form) {
     String header = x.getRequestHeaders().getFirst(CSRF_HEADER);

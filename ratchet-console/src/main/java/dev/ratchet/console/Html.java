@@ -84,10 +84,11 @@ final class Html {
         + "<title>"
         + esc(title)
         + " · Ratchet console</title>"
-        + "<link rel=\"stylesheet\" href=\"/assets/console.css\"></head><body>"
+        + "<link rel=\"stylesheet\" href=\"/assets/console.css\">"
+        + "<script src=\"/assets/console.js\" defer></script></head><body>"
         + "<header><a class=\"brand\" href=\"/\">Ratchet console</a>"
         + "<nav><a href=\"/\">Runs</a><a href=\"/review\">Review queue</a>"
-        + "<a href=\"/api/runs\">API</a></nav></header><main>"
+        + "<a href=\"/keys\">Keys</a><a href=\"/api/runs\">API</a></nav></header><main>"
         + "<h1>"
         + esc(title)
         + "</h1>"

@@ -19,6 +19,7 @@ import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.Role;
+import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.testkit.InMemoryStore;
@@ -45,6 +46,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A store with two runs an operator must act on, and a console serving it: {@code r-approve} waits
@@ -73,6 +76,12 @@ final class ConsoleFixture implements AutoCloseable {
   final StringWriter terminal = new StringWriter();
 
   final String conflictKey;
+
+  /** The approver's, reviewer's and operator's own keys, held where their browsers would be. */
+  final SigningKey alice;
+
+  final SigningKey rita;
+  final SigningKey olga;
 
   ConsoleFixture(Path dir) {
     this.home = dir.resolve("home");
@@ -113,9 +122,9 @@ final class ConsoleFixture implements AutoCloseable {
             clock,
             new SeededEntropy(20));
     cli("keys", "generate");
-    String alice = person("approver", "alice");
-    String rita = person("reviewer", "rita");
-    String olga = person("operator", "olga");
+    String alicePath = person("approver", "alice");
+    String ritaPath = person("reviewer", "rita");
+    String olgaPath = person("operator", "olga");
     cli("run", task("deploy-greeting", "hello").toString(), "--run-id", APPROVE);
     cli("run", task("rotate-log", "hi").toString(), "--run-id", CONFLICT);
     conflictKey = pendingKey(CONFLICT);
@@ -134,19 +143,53 @@ final class ConsoleFixture implements AutoCloseable {
     cli("approve", CONFLICT, "--approver", "alice");
     worker(CONFLICT);
     Settings settings = new Settings(home, null, null, List.of(), null, null, null);
+    // The humans' keys stay with the test, as they stay in the humans' browsers: the console
+    // process is given none.
+    this.alice = KeyConfig.signer(Path.of(alicePath), null, settings.resolvedHome(), Role.APPROVER);
+    this.rita = KeyConfig.signer(Path.of(ritaPath), null, settings.resolvedHome(), Role.REVIEWER);
+    this.olga = KeyConfig.signer(Path.of(olgaPath), null, settings.resolvedHome(), Role.OPERATOR);
     this.server =
         ConsoleServer.start(
             new ConsoleLauncher.Request(
                 services,
                 settings,
-                KeyConfig.signer(Path.of(alice), null, settings.resolvedHome(), Role.APPROVER),
-                KeyConfig.signer(Path.of(rita), null, settings.resolvedHome(), Role.REVIEWER),
-                KeyConfig.signer(Path.of(olga), null, settings.resolvedHome(), Role.OPERATOR),
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                null,
                 ConsoleLauncher.Request.DEFAULT_SESSION_TTL,
                 ConsoleLauncher.Request.DEFAULT_PREVIEW_TTL,
                 new PrintWriter(terminal, true)),
             registry);
+  }
+
+  /** The key a browser would sign {@code path}'s decision with: olga cancels, rita decides. */
+  SigningKey keyFor(String path) {
+    return path.contains("/cancel") ? olga : path.contains("/decide") ? rita : alice;
+  }
+
+  /** The Cookie header value by which a browser names its key for {@code path}'s action. */
+  String signerCookie(String path) {
+    return Actions.SIGNER_COOKIE + "=" + keyFor(path).keyId();
+  }
+
+  /**
+   * What a browser's script adds to a preview's form: the key id the preview was built for and that
+   * key's Ed25519 signature of exactly the page's data-payload bytes.
+   */
+  String signature(String page) {
+    Matcher id = Pattern.compile("name=\"key_id\" value=\"([0-9a-f]{16})\"").matcher(page);
+    Matcher bytes = Pattern.compile("data-payload=\"([A-Za-z0-9_-]+)\"").matcher(page);
+    if (!id.find() || !bytes.find()) {
+      throw new IllegalStateException("not a preview page: " + page);
+    }
+    SigningKey key =
+        java.util.stream.Stream.of(alice, rita, olga)
+            .filter(k -> k.keyId().equals(id.group(1)))
+            .findFirst()
+            .orElseThrow();
+    return "&key_id="
+        + key.keyId()
+        + "&signature="
+        + key.sign(java.util.Base64.getUrlDecoder().decode(bytes.group(1)));
   }
 
   private InMemoryWorkspace workspace(JsonObject environment) {

@@ -46,7 +46,8 @@ class ConsoleHardeningTest {
   }
 
   private HttpResponse<String> get(String path, String bearer) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(f.base() + path));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(f.base() + path)).header("Cookie", f.signerCookie(path));
     if (bearer != null) {
       b.header("Authorization", "Bearer " + bearer);
     }
@@ -71,7 +72,9 @@ class ConsoleHardeningTest {
 
   /** Signs the preview page {@code page} by posting it to {@code route}. */
   private HttpResponse<String> sign(String route, String page) throws Exception {
-    return post(route, "preview=" + field(page, "preview") + "&csrf=" + field(page, "csrf"));
+    return post(
+        route,
+        "preview=" + field(page, "preview") + "&csrf=" + field(page, "csrf") + f.signature(page));
   }
 
   private int inboxSize() {
@@ -114,7 +117,7 @@ class ConsoleHardeningTest {
   void previewsAreBoundedAndTheOldestIsForgotten() throws Exception {
     String first = get(APPROVE, token).body();
     String last = null;
-    for (int i = 0; i < Actions.MAX_PREVIEWS; i++) {
+    for (int i = 0; i < Previews.MAX; i++) {
       last = get(APPROVE, token).body();
     }
     assertThat(sign(APPROVE, first).statusCode()).as("forgotten").isEqualTo(409);
