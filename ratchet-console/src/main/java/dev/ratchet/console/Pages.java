@@ -350,18 +350,29 @@ final class Pages {
         b.append("<p class=\"empty\">none</p>");
       }
       b.append("</div></div><div class=\"side\"><div><h3>Environment at the freeze</h3>")
-          .append(pre(Html.pretty(c.get("observation").orElseThrow())))
-          .append("</div><div><h3>Environment now</h3>")
-          .append(pre(Html.pretty(show.get("live_environment").orElseThrow())))
-          .append(
-              "true".equals(Views.text(show, "environment_changed_since_freeze"))
-                  ? "<p class=\"expired\">changed since the freeze</p>"
-                  : "<p>unchanged since the freeze</p>")
+          .append(pre(Html.pretty(show.get("stored_observation").orElseThrow())))
+          .append("<p class=\"age\">")
+          .append(esc(observedAt(show)))
+          .append("</p>")
           .append("</div></div>")
           .append(decideButtons(id))
           .append("</section>");
     }
     return b.toString();
+  }
+
+  /** When the stored observation was made and its age; never a live observation (D30). */
+  private static String observedAt(JsonObject show) {
+    String at = Views.text(show, "observed_at_ms");
+    if (at.isEmpty()) {
+      return "stored at the freeze; not observed live here";
+    }
+    long ageS = Long.parseLong(Views.text(show, "observation_age_ms")) / 1000;
+    return "stored at the freeze, "
+        + Instant.ofEpochMilli(Long.parseLong(at))
+        + " ("
+        + ageS
+        + " s ago); not observed live here: a worker refuses a decision if it has changed since";
   }
 
   /** What will be signed, in full, and the form that signs exactly it. */

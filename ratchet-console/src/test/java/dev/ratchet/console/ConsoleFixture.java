@@ -67,6 +67,11 @@ final class ConsoleFixture implements AutoCloseable {
   final TamperingStore tampering = new TamperingStore(store);
 
   final Map<String, InMemoryWorkspace> workspaces = new ConcurrentHashMap<>();
+
+  /** Live observations of any workspace through the adapter, by anyone (workers included). */
+  final java.util.concurrent.atomic.AtomicInteger liveObservations =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   final Path home;
   final Services services;
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -110,7 +115,14 @@ final class ConsoleFixture implements AutoCloseable {
               JsonObject connect,
               boolean prepare,
               AdapterProvider.Context context) {
-            return workspace(environment);
+            // Counts every live observation, so a test can prove a surface made none (D30).
+            return new dev.ratchet.adapter.ForwardingAdapter(workspace(environment)) {
+              @Override
+              public dev.ratchet.adapter.Observation observe() {
+                liveObservations.incrementAndGet();
+                return delegate.observe();
+              }
+            };
           }
         };
     this.services =
