@@ -64,7 +64,7 @@ final class Actions {
       return ConsoleServer.Reply.html("Review queue", Pages.review(reads.reviewShows(true)));
     }
     if (path.equals("/keys")) {
-      return ConsoleServer.Reply.html("Your signing key", Pages.keys());
+      return ConsoleServer.Reply.html("Your signing key", SigningPages.keys());
     }
     String[] p = path.split("/");
     if (p.length == 3 && p[1].equals("runs")) {
@@ -410,7 +410,7 @@ final class Actions {
     fields.put("key_id", p.keyId());
     return ConsoleServer.Reply.html(
         title,
-        Pages.preview(
+        SigningPages.preview(
             what, "/runs/" + p.runId() + "/" + p.action(), p.payload(), arguments, fields, note));
   }
 }
