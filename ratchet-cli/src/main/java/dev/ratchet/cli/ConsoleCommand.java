@@ -1,12 +1,10 @@
 package dev.ratchet.cli;
 
 import dev.ratchet.cli.internal.ConsoleLauncher;
-import dev.ratchet.cli.internal.KeyConfig;
+import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Settings;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.sign.Role;
-import dev.ratchet.sign.SigningKey;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -18,35 +16,18 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code ratchet console}: the operator console in a browser (docs/console.md). Loopback only
- * unless {@code --bind}; every request needs the session token printed at start (D26).
+ * unless {@code --bind}; the terminal shows a one-time login address; sessions expire (D26, D30).
  */
 @Command(
     name = "console",
     mixinStandardHelpOptions = true,
     description =
-        "Serve the operator console: runs, one run, the review queue; approvals and reviewer"
-            + " decisions and cancels signed with your own keys. Loopback only unless --bind; prints the"
-            + " address with the session token every request needs.")
+        "Serve the operator console: runs, one run, the review queue; approvals, reviewer"
+            + " decisions and cancels signed in your browser with your own key (it holds none)."
+            + " Plain HTTP on loopback only, HTTPS (--tls-keystore) elsewhere; prints a one-time"
+            + " login address on the terminal.")
 final class ConsoleCommand extends CliCommand {
   @Mixin CommonOptions common;
-
-  @Option(
-      names = "--approver-key",
-      paramLabel = "FILE",
-      description = "Your own Ed25519 approver key (PKCS#8 PEM, mode 0600): enables approve.")
-  Path approverKey;
-
-  @Option(
-      names = "--reviewer-key",
-      paramLabel = "FILE",
-      description = "Your own Ed25519 reviewer key (PKCS#8 PEM, mode 0600): enables review decide.")
-  Path reviewerKey;
-
-  @Option(
-      names = "--operator-key",
-      paramLabel = "FILE",
-      description = "Your own Ed25519 operator key (PKCS#8 PEM, mode 0600): enables cancel.")
-  Path operatorKey;
 
   @Option(
       names = "--port",
@@ -61,6 +42,28 @@ final class ConsoleCommand extends CliCommand {
       defaultValue = "127.0.0.1",
       description = "Address to listen on (default: 127.0.0.1, loopback only).")
   String bind;
+
+  @Option(
+      names = "--tls-keystore",
+      paramLabel = "FILE.p12",
+      description =
+          "Serve HTTPS with the certificate in this PKCS#12 key store (password from"
+              + " RATCHET_CONSOLE_TLS_PASSWORD); required for any --bind but loopback.")
+  Path tlsKeystore;
+
+  @Option(
+      names = "--session-ttl",
+      paramLabel = "DURATION",
+      defaultValue = "12h",
+      description = "How long a login session lasts: 90s, 30m, 12h, 7d (default: 12h).")
+  String sessionTtl;
+
+  @Option(
+      names = "--preview-ttl",
+      paramLabel = "DURATION",
+      defaultValue = "10m",
+      description = "How long a shown decision may still be signed: 90s, 10m (default: 10m).")
+  String previewTtl;
 
   ConsoleCommand(Services services) {
     super(services);
@@ -77,19 +80,14 @@ final class ConsoleCommand extends CliCommand {
     } catch (UnknownHostException e) {
       throw RatchetException.contract("--bind: '" + bind + "' is not an address of this host");
     }
+    java.time.Duration session = Decisions.duration("--session-ttl", sessionTtl);
+    java.time.Duration preview = Decisions.duration("--preview-ttl", previewTtl);
     Settings settings = common.settings(null);
-    SigningKey approver =
-        approverKey == null
-            ? null
-            : KeyConfig.signer(approverKey, null, settings.resolvedHome(), Role.APPROVER);
-    SigningKey reviewer =
-        reviewerKey == null
-            ? null
-            : KeyConfig.signer(reviewerKey, null, settings.resolvedHome(), Role.REVIEWER);
-    SigningKey operator =
-        operatorKey == null
-            ? null
-            : KeyConfig.signer(operatorKey, null, settings.resolvedHome(), Role.OPERATOR);
+    ConsoleLauncher.Tls tls = null;
+    if (tlsKeystore != null) {
+      String pw = System.getenv(ConsoleLauncher.Tls.PASSWORD_ENV);
+      tls = new ConsoleLauncher.Tls(tlsKeystore, pw == null ? null : pw.toCharArray());
+    }
     ConsoleLauncher launcher =
         ServiceLoader.load(ConsoleLauncher.class)
             .findFirst()
@@ -103,13 +101,13 @@ final class ConsoleCommand extends CliCommand {
             new ConsoleLauncher.Request(
                 services,
                 settings,
-                approver,
-                reviewer,
-                operator,
                 new InetSocketAddress(address, port),
+                tls,
+                session,
+                preview,
                 out()))) {
       if (!address.isLoopbackAddress()) {
-        err().println("warning: the console listens on " + bind + ", not only on loopback");
+        err().println("warning: the console listens on " + bind + " (HTTPS), not only on loopback");
       }
       console.await();
     }

@@ -131,7 +131,7 @@ final class InspectCommand extends CliCommand {
               + " "
               + Views.text(n, "nonce")
               + " by "
-              + Views.text(n, "signer")
+              + Views.signerText(n)
               + " (key "
               + Views.text(n, "key_id")
               + "): "

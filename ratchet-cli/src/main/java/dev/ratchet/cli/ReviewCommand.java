@@ -1,6 +1,5 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.adapter.Observation;
 import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.KeyConfig;
 import dev.ratchet.cli.internal.RunViews;
@@ -117,18 +116,19 @@ final class ReviewCommand implements Runnable {
       try (Session session = target.open(services)) {
         Session.Checked c = session.check(target.runId);
         ReviewCase rc = requireOpenCase(c.state(), target.runId);
-        Observation live = c.adapter().observe();
-        JsonObject view = RunViews.reviewShow(target.runId, rc, live);
+        long observedAt = RunViews.frozenAtMs(session, c);
+        long now = services.clock().millis();
+        JsonObject view = RunViews.reviewShow(target.runId, rc, observedAt, now);
         if (json) {
           out().println(Canonical.string(view));
         } else {
-          print(out(), rc, live);
+          print(out(), rc, observedAt, now);
         }
         return 0;
       }
     }
 
-    private void print(PrintWriter out, ReviewCase c, Observation live) {
+    private void print(PrintWriter out, ReviewCase c, long observedAt, long now) {
       out.println(
           "run " + target.runId + " is frozen: case " + c.caseId() + " (" + c.reason() + ")");
       if (c.pending() != null) {
@@ -153,9 +153,15 @@ final class ReviewCommand implements Runnable {
               + c.observation().instanceId()
               + " revision "
               + c.observation().revision()
-              + " at freeze, revision "
-              + live.revision()
-              + " now");
+              + " as stored at the freeze"
+              + (observedAt < 0
+                  ? ""
+                  : " ("
+                      + java.time.Instant.ofEpochMilli(observedAt)
+                      + ", "
+                      + java.time.Duration.ofMillis(Math.max(0, now - observedAt)).toSeconds()
+                      + " s ago)")
+              + "; not observed live: a worker refuses a decision if it has changed since");
       out.println(
           "decide with: ratchet review decide "
               + target.runId
@@ -169,7 +175,8 @@ final class ReviewCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description =
           "Sign a reviewer decision bound to the open case (action, key, both digests, receipt"
-              + " fingerprint) and the live environment, with a single-use nonce, and deliver it"
+              + " fingerprint) and the environment stored at the freeze, with a single-use nonce,"
+              + " and deliver it"
               + " to the run's inbox. replan quarantines the key and continues with a new one;"
               + " abort ends the run failed with all evidence kept.")
   static final class Decide extends CliCommand {
@@ -212,14 +219,15 @@ final class ReviewCommand implements Runnable {
       try (Session session = target.open(services)) {
         Session.Checked c = session.check(target.runId);
         ReviewCase rc = requireOpenCase(c.state(), target.runId);
-        Observation live = c.adapter().observe();
+        // Bound to the environment the run stored at the freeze (D30: no adapter tooling runs
+        // here); the worker compares it with its own observation and refuses a stale decision.
         ReviewDecision d =
             ReviewDecision.onCase(
                 signer.label(),
                 c.state(),
                 c.task().task(),
                 decision,
-                live,
+                rc.observation(),
                 Decisions.nonce("decision", services.entropy()));
         SignedEnvelope env = SignedEnvelope.sign(d.toJson(), signer);
         Decisions.deliver(
@@ -250,8 +258,8 @@ final class ReviewCommand implements Runnable {
                     + ")"
                     + " and delivered (nonce "
                     + d.nonce()
-                    + ", bound to environment revision "
-                    + live.revision()
+                    + ", bound to the stored environment revision "
+                    + rc.observation().revision()
                     + "); 'ratchet resume "
                     + target.runId
                     + "' applies it");

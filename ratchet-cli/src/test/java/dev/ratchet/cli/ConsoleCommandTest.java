@@ -22,6 +22,18 @@ class ConsoleCommandTest {
     MemoryHarness.Result bind = h.run("console", "--port", "0", "--bind", "no such host.invalid");
     assertThat(bind.exit()).isEqualTo(2);
     assertThat(bind.err()).contains("--bind: 'no such host.invalid' is not an address");
+    MemoryHarness.Result session = h.run("console", "--port", "0", "--session-ttl", "forever");
+    assertThat(session.exit()).isEqualTo(2);
+    assertThat(session.err()).contains("--session-ttl: 'forever' is not a duration like 90s");
+    MemoryHarness.Result preview = h.run("console", "--port", "0", "--preview-ttl", "0s");
+    assertThat(preview.exit()).isEqualTo(2);
+    assertThat(preview.err()).contains("--preview-ttl: '0s' is not a duration");
+    // D30: the console takes no private key; the browser signs.
+    for (String option : new String[] {"--approver-key", "--reviewer-key", "--operator-key"}) {
+      MemoryHarness.Result key = h.run("console", "--port", "0", option, "alice.key");
+      assertThat(key.exit()).as(option).isEqualTo(2);
+      assertThat(key.err()).contains("Unknown option").contains(option);
+    }
   }
 
   @Test

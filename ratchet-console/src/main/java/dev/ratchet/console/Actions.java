@@ -1,12 +1,12 @@
 package dev.ratchet.console;
 
-import dev.ratchet.adapter.Observation;
 import dev.ratchet.cli.internal.ApprovalRules;
 import dev.ratchet.cli.internal.ConsoleLauncher;
 import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.Session;
+import dev.ratchet.error.DecisionRefused;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.CancelRequest;
 import dev.ratchet.model.PendingIntent;
@@ -14,24 +14,25 @@ import dev.ratchet.model.Phase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
-import dev.ratchet.sign.SigningKey;
+import dev.ratchet.sign.Ed25519;
+import dev.ratchet.sign.Role;
 import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.InboxItem;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
- * The pages and the signing actions. A decision is built and shown in full first (a preview kept
- * here under a single-use id); the POST signs exactly that payload with the operator's own key, but
- * only if the run has not moved since (same generation, same rules, digest recomputed from the
- * shown arguments, D26), then delivers it to the run's inbox. A worker consumes it.
+ * The pages and the signing actions (D30: the browser signs). A decision is built on the server for
+ * the browser's key and shown in full (a {@link Previews preview}); the page signs exactly those
+ * bytes with the key the browser holds (WebCrypto Ed25519, never sent here) and posts the
+ * signature. The POST is accepted only on the route the preview was shown for, for the key it was
+ * built for, when the signature verifies under the role's trust root with the trusted name, and
+ * when the run has not moved since; then it is delivered to the run's inbox. This process holds no
+ * private key.
  */
 final class Actions {
-  /** Approvals the console signs are valid this long and for this many more proposals. */
+  /** Approvals the console builds are valid this long and for this many more proposals. */
   static final Duration APPROVAL_TTL = Duration.ofHours(24);
 
   static final long APPROVAL_PROPOSALS = 100;
@@ -39,26 +40,31 @@ final class Actions {
   /** The reason a cancel carries when the operator gives none (as {@code ratchet cancel}). */
   static final String DEFAULT_CANCEL_REASON = "operator request";
 
+  /** The cookie in which the page names the browser's key id (public; set by console.js). */
+  static final String SIGNER_COOKIE = "ratchet_signer";
+
   private final ConsoleLauncher.Request config;
   private final Reads reads;
-  private final Map<String, Prepared> previews = new ConcurrentHashMap<>();
+  private final Previews previews;
 
   Actions(ConsoleLauncher.Request config, Reads reads) {
     this.config = config;
     this.reads = reads;
+    this.previews =
+        new Previews(config.services().clock(), config.services().entropy(), config.previewTtl());
   }
 
-  /** A decision shown and not yet signed. */
-  private record Prepared(
-      String runId, long generation, InboxItem.Kind kind, JsonObject payload, String nonce) {}
-
-  ConsoleServer.Reply get(String path, Map<String, String> query, String csrf) {
+  /** {@code keyId}: the browser's key id (its cookie), or null. */
+  ConsoleServer.Reply get(String path, Map<String, String> query, String csrf, String keyId) {
     if (path.equals("/")) {
       return ConsoleServer.Reply.html(
           "Runs", Pages.runs(reads.runs(query.get("phase")), query.get("phase")));
     }
     if (path.equals("/review")) {
       return ConsoleServer.Reply.html("Review queue", Pages.review(reads.reviewShows(true)));
+    }
+    if (path.equals("/keys")) {
+      return ConsoleServer.Reply.html("Your signing key", SigningPages.keys());
     }
     String[] p = path.split("/");
     if (p.length == 3 && p[1].equals("runs")) {
@@ -74,13 +80,12 @@ final class Actions {
     if (p.length == 4 && p[1].equals("runs")) {
       switch (p[3]) {
         case "approve":
-          return previewApproval(p[2], false, csrf);
         case "refresh-approval":
-          return previewApproval(p[2], true, csrf);
+          return previewApproval(p[2], p[3], keyId, csrf);
         case "decide":
-          return previewDecision(p[2], query.get("decision"), csrf);
+          return previewDecision(p[2], query.get("decision"), keyId, csrf);
         case "cancel":
-          return previewCancel(p[2], query.get("reason"), csrf);
+          return previewCancel(p[2], query.get("reason"), keyId, csrf);
         default:
           break;
       }
@@ -93,35 +98,38 @@ final class Actions {
     if (p.length != 4 || !p[1].equals("runs")) {
       return ConsoleServer.Reply.notFound();
     }
-    Prepared prepared = previews.remove(String.valueOf(form.get("preview")));
-    if (prepared == null || !prepared.runId().equals(p[2])) {
-      throw RatchetException.contract("preview: unknown or already used; open the action again");
+    Previews.Prepared prepared = previews.take(String.valueOf(form.get("preview")));
+    if (prepared == null) {
+      throw RatchetException.contract(
+          "preview: unknown, already used or expired; nothing was signed: open the action again");
     }
-    switch (p[3]) {
-      case "approve":
-      case "refresh-approval":
-        return signApproval(prepared, p[3].equals("refresh-approval"));
-      case "decide":
-        return signDecision(prepared);
-      case "cancel":
-        return signCancel(prepared);
-      default:
-        return ConsoleServer.Reply.notFound();
+    if (!prepared.runId().equals(p[2]) || !prepared.action().equals(p[3])) {
+      // Used up all the same: a preview is signed, if ever, only where it was shown.
+      throw RatchetException.contract(
+          "preview: shown for /runs/"
+              + prepared.runId()
+              + "/"
+              + prepared.action()
+              + ", posted to "
+              + path
+              + ": nothing was signed or delivered");
     }
+    return deliver(prepared, form.get("key_id"), form.get("signature"));
   }
 
-  private ConsoleServer.Reply previewApproval(String runId, boolean refresh, String csrf) {
-    SigningKey key = requireKey(config.approver(), "--approver-key", "approve");
+  private ConsoleServer.Reply previewApproval(
+      String runId, String action, String keyId, String csrf) {
+    boolean refresh = action.equals("refresh-approval");
     try (Session s = ConsoleServer.open(config)) {
       Session.Checked c = s.check(runId);
-      long now = config.services().clock().millis();
+      long now = previews.now();
       PendingIntent pending =
           ApprovalRules.requireApprovable(runId, c.state(), c.task().task(), refresh, now);
       ApprovalRules.requireDigest(c.adapter(), pending);
-      requireTrusted(s.approvers(), key, "approver");
+      Signer who = Signer.of(s.approvers(), keyId, Role.APPROVER);
       Approval a =
           ApprovalRules.approval(
-              key.label(),
+              who.name(),
               c.state(),
               c.task().task(),
               APPROVAL_PROPOSALS,
@@ -134,117 +142,93 @@ final class Actions {
               + " in run "
               + runId,
           "approval",
-          refresh ? "refresh-approval" : "approve",
-          new Prepared(runId, c.ref().generation(), InboxItem.Kind.APPROVAL, a.toJson(), a.nonce()),
+          new Previews.Prepared(
+              runId,
+              action,
+              c.ref().generation(),
+              InboxItem.Kind.APPROVAL,
+              a.toJson(),
+              a.nonce(),
+              Role.APPROVER,
+              who.keyId(),
+              who.name(),
+              now),
           csrf,
+          pending.action().arguments(),
           "It approves "
               + pending.action().kind()
               + " "
               + pending.action().actionId()
-              + " with arguments "
-              + dev.ratchet.json.Canonical.string(pending.action().arguments())
-              + " (intent digest recomputed from exactly these arguments), valid until "
+              + " with the arguments shown (the intent digest recomputed from exactly them), valid"
+              + " until "
               + java.time.Instant.ofEpochMilli(a.expiresAtMs())
               + " or proposal "
               + a.expiresAtProposal()
-              + "; signed with key "
-              + key.keyId()
-              + " ('"
-              + key.label()
-              + "').");
+              + ". "
+              + who.note());
     }
   }
 
-  private ConsoleServer.Reply signApproval(Prepared prepared, boolean refresh) {
-    SigningKey key = requireKey(config.approver(), "--approver-key", "approve");
-    return sign(
-        prepared,
-        key,
-        s -> s.approvers(),
-        "approver",
-        c ->
-            ApprovalRules.requireDigest(
-                c.adapter(),
-                ApprovalRules.requireApprovable(
-                    prepared.runId(),
-                    c.state(),
-                    c.task().task(),
-                    refresh,
-                    config.services().clock().millis())));
-  }
-
-  private ConsoleServer.Reply previewDecision(String runId, String decision, String csrf) {
-    SigningKey key = requireKey(config.reviewer(), "--reviewer-key", "decide a review");
+  /**
+   * A reviewer decision bound to the open case and the environment as the run stored it at the
+   * freeze (D30: no adapter tooling runs here); a worker refuses it if the environment has changed.
+   */
+  private ConsoleServer.Reply previewDecision(
+      String runId, String decision, String keyId, String csrf) {
     if (!ReviewDecision.REPLAN.equals(decision) && !ReviewDecision.ABORT.equals(decision)) {
       throw RatchetException.contract("decision: '" + decision + "' is not one of replan, abort");
     }
     try (Session s = ConsoleServer.open(config)) {
       Session.Checked c = s.check(runId);
       requireFrozen(c.state(), runId);
-      requireTrusted(s.reviewers(), key, "reviewer");
-      Observation live = c.adapter().observe();
+      Signer who = Signer.of(s.reviewers(), keyId, Role.REVIEWER);
+      dev.ratchet.adapter.Observation stored = c.state().review().observation();
       ReviewDecision d =
           ReviewDecision.onCase(
-              key.label(),
+              who.name(),
               c.state(),
               c.task().task(),
               decision,
-              live,
+              stored,
               Decisions.nonce("decision", config.services().entropy()));
       return show(
           "Decide " + decision + " on run " + runId,
           "reviewer decision",
-          "decide",
-          new Prepared(
-              runId, c.ref().generation(), InboxItem.Kind.REVIEW_DECISION, d.toJson(), d.nonce()),
+          new Previews.Prepared(
+              runId,
+              "decide",
+              c.ref().generation(),
+              InboxItem.Kind.REVIEW_DECISION,
+              d.toJson(),
+              d.nonce(),
+              Role.REVIEWER,
+              who.keyId(),
+              who.name(),
+              previews.now()),
           csrf,
-          "Key "
-              + key.keyId()
-              + " ('"
-              + key.label()
-              + "'). Bound to the open case and the environment as observed now (revision "
-              + live.revision()
-              + ").");
+          null,
+          "Bound to the open case and the environment as the run stored it at the freeze"
+              + " (revision "
+              + stored.revision()
+              + "); a worker refuses it if the environment has changed since. "
+              + who.note());
     }
-  }
-
-  private ConsoleServer.Reply signDecision(Prepared prepared) {
-    SigningKey key = requireKey(config.reviewer(), "--reviewer-key", "decide a review");
-    return sign(
-        prepared,
-        key,
-        s -> s.reviewers(),
-        "reviewer",
-        c -> {
-          requireFrozen(c.state(), prepared.runId());
-          ReviewDecision shown = ReviewDecision.fromJson(prepared.payload(), "preview");
-          Observation live = c.adapter().observe();
-          if (!live.instanceId().equals(shown.environmentInstanceId())
-              || live.revision() != shown.environmentRevision()) {
-            throw RatchetException.contract(
-                "the environment changed since the preview (revision "
-                    + shown.environmentRevision()
-                    + " then, "
-                    + live.revision()
-                    + " now): open the decision again");
-          }
-        });
   }
 
   /**
    * An operator's cancel (ADR 0051), as {@code ratchet cancel} signs it: only of a running run (a
    * frozen one is ended by a reviewer's abort), bound to its task, run and policy.
    */
-  private ConsoleServer.Reply previewCancel(String runId, String reason, String csrf) {
-    SigningKey key = requireKey(config.operator(), "--operator-key", "cancel");
+  private ConsoleServer.Reply previewCancel(
+      String runId, String reason, String keyId, String csrf) {
     String why = reason == null || reason.isBlank() ? DEFAULT_CANCEL_REASON : reason.strip();
     try (Session s = ConsoleServer.open(config)) {
       Session.Checked c = s.check(runId);
       requireRunning(c.state(), runId);
-      requireTrusted(s.operators(), key, "operator");
+      Signer who = Signer.of(s.operators(), keyId, Role.OPERATOR);
       CancelRequest r =
           new CancelRequest(
-              key.label(),
+              who.name(),
               c.state().taskId(),
               runId,
               c.task().task().policyId(),
@@ -255,9 +239,19 @@ final class Actions {
       return show(
           "Cancel run " + runId,
           "cancel",
-          "cancel",
-          new Prepared(runId, c.ref().generation(), InboxItem.Kind.CANCEL, r.toJson(), r.nonce()),
+          new Previews.Prepared(
+              runId,
+              "cancel",
+              c.ref().generation(),
+              InboxItem.Kind.CANCEL,
+              r.toJson(),
+              r.nonce(),
+              Role.OPERATOR,
+              who.keyId(),
+              who.name(),
+              previews.now()),
           csrf,
+          null,
           (pending == null
                   ? "Nothing is pending: at its next recovery the run ends cancelled."
                   : "A write is pending ("
@@ -267,22 +261,70 @@ final class Actions {
                       + "): at its next recovery the run freezes in needs_review"
                       + " (cancel_requested) and a reviewer decides; the write never runs on"
                       + " its own.")
-              + " Signed with key "
-              + key.keyId()
-              + " ('"
-              + key.label()
-              + "').");
+              + " "
+              + who.note());
     }
   }
 
-  private ConsoleServer.Reply signCancel(Prepared prepared) {
-    SigningKey key = requireKey(config.operator(), "--operator-key", "cancel");
-    return sign(
-        prepared,
-        key,
-        s -> s.operators(),
-        "operator",
-        c -> requireRunning(c.state(), prepared.runId()));
+  /**
+   * The POST of every action: the browser's signature must be by the key the preview was built for
+   * and verify under the role's trust root with its trusted name (a refusal names its reason); the
+   * run must not have moved since and the action's rules still hold; then exactly the shown payload
+   * and that signature are delivered, through the operator's delivery login.
+   */
+  private ConsoleServer.Reply deliver(Previews.Prepared prepared, String keyId, String signature) {
+    if (!prepared.keyId().equals(keyId)) {
+      throw new DecisionRefused(
+          DecisionRefused.Reason.WRONG_SIGNER,
+          "signed with key '"
+              + keyId
+              + "' but the decision was shown for key '"
+              + prepared.keyId()
+              + "': nothing was delivered");
+    }
+    SignedEnvelope env;
+    try {
+      env = new SignedEnvelope(prepared.payload(), keyId, signature);
+    } catch (RatchetException e) {
+      throw new DecisionRefused(
+          DecisionRefused.Reason.MALFORMED, e.getMessage() + ": nothing was delivered");
+    }
+    try (Session s = ConsoleServer.openToDeliver(config)) {
+      root(s, prepared.role())
+          .verifySigner(keyId, env.signedBytes(), env.signatureEd25519(), prepared.signer());
+      Session.Checked c = requireUnmoved(s, prepared);
+      switch (prepared.kind()) {
+        case APPROVAL:
+          ApprovalRules.requireDigest(
+              c.adapter(),
+              ApprovalRules.requireApprovable(
+                  prepared.runId(),
+                  c.state(),
+                  c.task().task(),
+                  prepared.action().equals("refresh-approval"),
+                  previews.now()));
+          break;
+        case REVIEW_DECISION:
+          requireFrozen(c.state(), prepared.runId());
+          break;
+        default:
+          requireRunning(c.state(), prepared.runId());
+      }
+      Decisions.deliver(s.store(), c.state(), prepared.kind(), prepared.nonce(), env);
+      return ConsoleServer.Reply.redirect(
+          "/runs/" + prepared.runId() + "?delivered=" + prepared.nonce());
+    }
+  }
+
+  private static TrustRoot root(Session s, Role role) {
+    switch (role) {
+      case APPROVER:
+        return s.approvers();
+      case REVIEWER:
+        return s.reviewers();
+      default:
+        return s.operators();
+    }
   }
 
   private static void requireRunning(RunState s, String runId) {
@@ -298,30 +340,8 @@ final class Actions {
     }
   }
 
-  /**
-   * The POST of every action: through the operator's delivery login, the run must not have moved
-   * since the preview, {@code rules} must still hold and the key must be one a worker trusts; then
-   * exactly the shown payload is signed and delivered.
-   */
-  private ConsoleServer.Reply sign(
-      Prepared prepared,
-      SigningKey key,
-      Function<Session, TrustRoot> root,
-      String role,
-      Consumer<Session.Checked> rules) {
-    try (Session s = ConsoleServer.openToDeliver(config)) {
-      Session.Checked c = requireUnmoved(s, prepared);
-      rules.accept(c);
-      requireTrusted(root.apply(s), key, role);
-      SignedEnvelope env = SignedEnvelope.sign(prepared.payload(), key);
-      Decisions.deliver(s.store(), c.state(), prepared.kind(), prepared.nonce(), env);
-      return ConsoleServer.Reply.redirect(
-          "/runs/" + prepared.runId() + "?delivered=" + prepared.nonce());
-    }
-  }
-
   /** The run as verified now, refused when it moved since the decision was shown. */
-  private static Session.Checked requireUnmoved(Session s, Prepared prepared) {
+  private static Session.Checked requireUnmoved(Session s, Previews.Prepared prepared) {
     Session.Checked c = s.check(prepared.runId());
     if (c.ref().generation() != prepared.generation()) {
       throw RatchetException.contract(
@@ -331,7 +351,7 @@ final class Actions {
               + prepared.generation()
               + " then, "
               + c.ref().generation()
-              + " now): nothing was signed; open the action again");
+              + " now): nothing was delivered; open the action again");
     }
     return c;
   }
@@ -343,55 +363,54 @@ final class Actions {
     }
   }
 
-  private static void requireTrusted(TrustRoot root, SigningKey key, String role) {
-    if (!root.trusts(key.keyId())) {
-      throw RatchetException.contract(
-          role
-              + " key "
-              + key.keyId()
-              + " ('"
-              + key.label()
-              + "') is not in this store's "
-              + role
-              + " trust root: a worker would refuse what it signs (install it with 'ratchet keys"
-              + " trust')");
-    }
-  }
-
-  private static SigningKey requireKey(SigningKey key, String option, String what) {
-    if (key == null) {
-      throw RatchetException.contract(
-          "this console holds no key to "
-              + what
-              + " with: start it with "
-              + option
-              + " FILE (your own key)");
-    }
-    return key;
-  }
-
   /**
-   * The preview page of every action: the decision in full and the form that signs exactly it, kept
-   * under a single-use id until the POST to {@code /runs/RUN/ACTION}.
+   * The browser's key as a trust root knows it: its trusted name, or, for a key not enrolled, a
+   * name that says so (what it signs is refused as {@code untrusted_signer}, and the page says so
+   * before signing).
    */
+  private record Signer(String keyId, String name, boolean trusted, Role role) {
+    static Signer of(TrustRoot root, String keyId, Role role) {
+      if (!Ed25519.isKeyId(keyId)) {
+        throw RatchetException.contract(
+            "this browser holds no signing key: open 'Keys' to create one or import your PKCS#8"
+                + " key, then enroll its public key with 'ratchet keys trust --role "
+                + role.noun()
+                + " FILE.pub'");
+      }
+      return root.label(keyId)
+          .map(n -> new Signer(keyId, n, true, role))
+          .orElseGet(() -> new Signer(keyId, "unenrolled-" + keyId, false, role));
+    }
+
+    String note() {
+      return trusted
+          ? "Signed in this browser with key " + keyId + " ('" + name + "')."
+          : "Key "
+              + keyId
+              + " is not in this store's "
+              + role.noun()
+              + " trust root: what it signs is refused (untrusted_signer); enroll it with"
+              + " 'ratchet keys trust --role "
+              + role.noun()
+              + " FILE.pub' first.";
+    }
+  }
+
+  /** The preview page: the decision in full and the form the page signs it with. */
   private ConsoleServer.Reply show(
-      String title, String what, String action, Prepared p, String csrf, String note) {
+      String title,
+      String what,
+      Previews.Prepared p,
+      String csrf,
+      JsonValue arguments,
+      String note) {
+    Map<String, String> fields = new LinkedHashMap<>();
+    fields.put("preview", previews.keep(p));
+    fields.put(Guard.CSRF_FIELD, csrf);
+    fields.put("key_id", p.keyId());
     return ConsoleServer.Reply.html(
         title,
-        Pages.preview(
-            what, "/runs/" + p.runId() + "/" + action, p.payload(), fields(keep(p), csrf), note));
-  }
-
-  private String keep(Prepared p) {
-    String id = config.services().entropy().hex128();
-    previews.put(id, p);
-    return id;
-  }
-
-  private static Map<String, String> fields(String previewId, String csrf) {
-    Map<String, String> f = new LinkedHashMap<>();
-    f.put("preview", previewId);
-    f.put(Guard.CSRF_FIELD, csrf);
-    return f;
+        SigningPages.preview(
+            what, "/runs/" + p.runId() + "/" + p.action(), p.payload(), arguments, fields, note));
   }
 }

@@ -6,6 +6,7 @@ import dev.ratchet.cli.internal.ConsoleLauncher;
 import dev.ratchet.cli.internal.PgRole;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.StoreFactory;
+import dev.ratchet.error.DecisionRefused;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
@@ -27,8 +28,8 @@ import java.util.concurrent.Executors;
 /**
  * The console's HTTP server (the JDK's, ADR 0090): authenticates every request with the session
  * token, checks the CSRF token on every POST, opens the store read-side per request and serves the
- * pages, the JSON API and the signing actions. It holds no lease token and no key but the
- * operator's own (D26).
+ * pages, the JSON API and the signing actions. It holds no lease token and no private key: the
+ * browser signs (D30).
  */
 public final class ConsoleServer implements ConsoleLauncher.Running {
   private static final int MAX_FORM = 16 * 1024;
@@ -53,7 +54,8 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
     this.http = http;
     this.registry = registry;
     this.pool = Executors.newFixedThreadPool(4);
-    this.guard = new Guard(config.services().entropy());
+    this.guard =
+        new Guard(config.services().entropy(), config.services().clock(), config.sessionTtl());
     this.reads = new Reads(config);
     this.actions = new Actions(config, reads);
   }
@@ -64,15 +66,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
    */
   public static ConsoleServer start(
       ConsoleLauncher.Request config, PrometheusMeterRegistry registry) {
-    HttpServer http;
-    try {
-      http = HttpServer.create(config.bind(), 0);
-    } catch (IOException e) {
-      throw new RatchetException(
-          ErrorCode.CONTRACT,
-          "--port/--bind: cannot listen on " + config.bind() + ": " + e.getMessage(),
-          e);
-    }
+    HttpServer http = Listener.open(config);
     ConsoleServer s = new ConsoleServer(config, http, registry);
     http.createContext("/", s::handle);
     http.setExecutor(s.pool);
@@ -84,21 +78,20 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
     return http.getAddress();
   }
 
-  /** The address with the session token: what the operator opens once. */
+  /** The one-time login address: what the operator opens (printed on the terminal only). */
   @Override
   public String url() {
+    return origin() + "/login?code=" + guard.loginCode();
+  }
+
+  private String origin() {
     InetSocketAddress a = http.getAddress();
     String host =
         a.getAddress().isAnyLocalAddress() ? "127.0.0.1" : a.getAddress().getHostAddress();
     if (host.contains(":")) {
       host = "[" + host + "]";
     }
-    return "http://" + host + ":" + a.getPort() + "/?token=" + guard.sessionToken();
-  }
-
-  /** For tests that speak to the API like a script would: the bearer token. */
-  String sessionToken() {
-    return guard.sessionToken();
+    return (config.tls() == null ? "http://" : "https://") + host + ":" + a.getPort();
   }
 
   @Override
@@ -115,33 +108,70 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
 
   private void handle(HttpExchange x) {
     try (x) {
-      x.getResponseHeaders().set("Cache-Control", "no-store");
-      x.getResponseHeaders().set("Referrer-Policy", "no-referrer");
-      x.getResponseHeaders().set("X-Frame-Options", "DENY");
-      x.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-      x.getResponseHeaders()
-          .set(
-              "Content-Security-Policy",
-              "default-src 'self'; frame-ancestors 'none'; form-action 'self'");
-      if (!guard.authenticated(x)) {
-        refused("no_session");
+      try {
+        x.getResponseHeaders().set("Cache-Control", "no-store");
+        x.getResponseHeaders().set("Referrer-Policy", "no-referrer");
+        x.getResponseHeaders().set("X-Frame-Options", "DENY");
+        x.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        x.getResponseHeaders()
+            .set(
+                "Content-Security-Policy",
+                "default-src 'self'; frame-ancestors 'none'; form-action 'self'");
+        Guard.query(x); // a malformed query is refused (400) before anything else reads it
+        if (x.getRequestURI().getPath().equals("/login")) {
+          login(x);
+          return;
+        }
+        if (!guard.authenticated(x)) {
+          refused("no_session");
+          send(
+              x,
+              401,
+              "text/plain; charset=utf-8",
+              "session required or expired: open the newest login address 'ratchet console'"
+                  + " printed on its terminal");
+          return;
+        }
+        route(x);
+      } catch (BadRequest e) {
+        // Before or after authentication: the message names what is wrong, never a stack.
+        refused("bad_request");
+        send(x, 400, "text/plain; charset=utf-8", "bad request: " + e.getMessage());
+      } catch (RuntimeException e) {
+        refused(ErrorCode.INTERNAL.name());
         send(
             x,
-            401,
+            500,
             "text/plain; charset=utf-8",
-            "session token required: open the address 'ratchet console' printed");
-        return;
+            "internal error (" + e.getClass().getSimpleName() + "): nothing was done");
       }
-      if (Guard.query(x).containsKey("token")) {
-        // First visit: keep the token in an HttpOnly cookie and drop it from the address bar.
-        x.getResponseHeaders().add("Set-Cookie", guard.cookie());
-        x.getResponseHeaders().set("Location", x.getRequestURI().getPath());
-        x.sendResponseHeaders(303, -1);
-        return;
-      }
-      route(x);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * {@code /login?code=…}: the one-time code for a session cookie, then to the runs page; a new
+   * login address goes to the terminal for the next browser. A used or wrong code is refused.
+   */
+  private void login(HttpExchange x) throws IOException {
+    String token = guard.login(Guard.query(x).get("code"));
+    if (token == null) {
+      refused("bad_login");
+      send(
+          x,
+          401,
+          "text/plain; charset=utf-8",
+          "this login address was used already or is wrong: open the newest one 'ratchet console'"
+              + " printed on its terminal");
+      return;
+    }
+    x.getResponseHeaders().add("Set-Cookie", guard.cookie(token, config.tls() != null));
+    x.getResponseHeaders().set("Location", "/");
+    x.sendResponseHeaders(303, -1);
+    synchronized (config.out()) {
+      config.out().println("Logged in. The next one-time login address: " + url());
+      config.out().flush();
     }
   }
 
@@ -162,12 +192,13 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
       send(x, 405, "text/plain; charset=utf-8", "method not allowed");
       return;
     }
-    if (path.equals("/assets/console.css")) {
-      try (InputStream in = ConsoleServer.class.getResourceAsStream("console.css")) {
+    if (path.equals("/assets/console.css") || path.equals("/assets/console.js")) {
+      String name = path.substring("/assets/".length());
+      try (InputStream in = ConsoleServer.class.getResourceAsStream(name)) {
         send(
             x,
             200,
-            "text/css; charset=utf-8",
+            name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8",
             new String(in.readAllBytes(), StandardCharsets.UTF_8));
       }
       return;
@@ -180,7 +211,14 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
       respond(x, () -> Reply.json(reads.api(path.substring(4))));
       return;
     }
-    respond(x, () -> actions.get(path, Guard.query(x), guard.csrfToken()));
+    respond(
+        x,
+        () ->
+            actions.get(
+                path,
+                Guard.query(x),
+                guard.csrfToken(),
+                Guard.cookieValue(x, Actions.SIGNER_COOKIE)));
   }
 
   /** Counts a refused request (console metrics; nothing but the reason). */
@@ -197,6 +235,8 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
       if (reply.location() != null && registry != null) {
         registry.counter(DELIVERED).increment();
       }
+    } catch (BadRequest e) {
+      throw e;
     } catch (RatchetException e) {
       refused(e.code().name());
       reply = refusal(x, e);
@@ -225,6 +265,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
         status = 409;
         break;
       case CHECKPOINT:
+      case APPROVAL:
         status = 422;
         break;
       case STORE_UNAVAILABLE:
@@ -244,12 +285,17 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
                   .build()),
           null);
     }
+    String reason =
+        e instanceof DecisionRefused d
+            ? "<p>Refused: <code id=\"reason\">" + d.reason().wireName() + "</code></p>"
+            : "";
     return new Reply(
         status,
         "text/html; charset=utf-8",
         Html.page(
             "Refused",
-            "<p class=\"refused\" id=\"problem\">"
+            reason
+                + "<p class=\"refused\" id=\"problem\">"
                 + Html.esc(e.code().name() + ": " + e.getMessage())
                 + "</p><p><a href=\"/\">Back to the runs</a></p>"),
         null);
@@ -258,7 +304,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
   private static Map<String, String> form(HttpExchange x) throws IOException {
     byte[] body = x.getRequestBody().readNBytes(MAX_FORM + 1);
     if (body.length > MAX_FORM) {
-      throw RatchetException.contract("form: larger than " + MAX_FORM + " bytes");
+      throw new BadRequest("form: larger than " + MAX_FORM + " bytes");
     }
     return Guard.decode(new String(body, StandardCharsets.UTF_8));
   }

@@ -7,33 +7,70 @@ import dev.ratchet.json.JsonObject;
 final class Html {
   private Html() {}
 
+  /**
+   * HTML-escaped text in which every character a reader cannot see or that reorders what they see
+   * (bidi overrides and isolates such as U+202E, zero-width and other format characters, controls
+   * but newline and tab, separators, non-ASCII spaces, private-use and unpaired surrogates) is
+   * shown as a visible escape: U+202E reads as the six characters backslash, u, 2, 0, 2, E (D30).
+   * Agent-written text must read on the page as it is signed.
+   */
   static String esc(String s) {
     if (s == null) {
       return "";
     }
     StringBuilder b = new StringBuilder(s.length());
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '<':
-          b.append("&lt;");
-          break;
-        case '>':
-          b.append("&gt;");
-          break;
-        case '&':
-          b.append("&amp;");
-          break;
-        case '"':
-          b.append("&quot;");
-          break;
-        case '\'':
-          b.append("&#39;");
-          break;
-        default:
-          b.append(c);
-      }
-    }
+    s.codePoints()
+        .forEach(
+            c -> {
+              switch (c) {
+                case '<':
+                  b.append("&lt;");
+                  break;
+                case '>':
+                  b.append("&gt;");
+                  break;
+                case '&':
+                  b.append("&amp;");
+                  break;
+                case '"':
+                  b.append("&quot;");
+                  break;
+                case '\'':
+                  b.append("&#39;");
+                  break;
+                default:
+                  if (hidden(c)) {
+                    b.append("<span class=\"hidden-char\">")
+                        .append(String.format(java.util.Locale.ROOT, "\\u%04X", c))
+                        .append("</span>");
+                  } else {
+                    b.appendCodePoint(c);
+                  }
+              }
+            });
     return b.toString();
+  }
+
+  /** True for a code point shown escaped by {@link #esc}. */
+  static boolean hidden(int c) {
+    if (c == '\n' || c == '\t') {
+      return false;
+    }
+    switch (Character.getType(c)) {
+      case Character.CONTROL:
+      case Character.FORMAT:
+      case Character.LINE_SEPARATOR:
+      case Character.PARAGRAPH_SEPARATOR:
+      case Character.PRIVATE_USE:
+      case Character.SURROGATE:
+      case Character.UNASSIGNED:
+        return true;
+      case Character.SPACE_SEPARATOR:
+        return c != ' ';
+      default:
+        // Fillers that render as nothing though they are letters or symbols.
+        return c == 0x115F || c == 0x1160 || c == 0x3164 || c == 0xFFA0 || c == 0x2800;
+    }
   }
 
   /** The escaped text of a member (see {@link Views#text}). */
@@ -47,10 +84,11 @@ final class Html {
         + "<title>"
         + esc(title)
         + " · Ratchet console</title>"
-        + "<link rel=\"stylesheet\" href=\"/assets/console.css\"></head><body>"
+        + "<link rel=\"stylesheet\" href=\"/assets/console.css\">"
+        + "<script src=\"/assets/console.js\" defer></script></head><body>"
         + "<header><a class=\"brand\" href=\"/\">Ratchet console</a>"
         + "<nav><a href=\"/\">Runs</a><a href=\"/review\">Review queue</a>"
-        + "<a href=\"/api/runs\">API</a></nav></header><main>"
+        + "<a href=\"/keys\">Keys</a><a href=\"/api/runs\">API</a></nav></header><main>"
         + "<h1>"
         + esc(title)
         + "</h1>"

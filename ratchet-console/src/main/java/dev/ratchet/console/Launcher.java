@@ -11,7 +11,12 @@ public final class Launcher implements ConsoleLauncher {
     ConsoleServer server =
         ConsoleServer.start(request, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
     request.out().println("Ratchet console: open " + server.url());
-    request.out().println("(the session token in this address is required on every request)");
+    request
+        .out()
+        .println(
+            "(a one-time login address: once used, a new one is printed here; a session lasts "
+                + request.sessionTtl()
+                + ")");
     request.out().flush();
     return server;
   }

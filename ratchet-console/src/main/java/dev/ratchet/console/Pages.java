@@ -12,7 +12,6 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 /** The HTML of each page, rendered from the same JSON views the API serves. */
 final class Pages {
@@ -119,7 +118,7 @@ final class Pages {
               dt(
                   "Action",
                   t(p, "action_id") + " (" + t(p, "kind") + ", risk " + t(p, "risk") + ")"))
-          .append(dt("Arguments", pre(Canonical.string(p.get("arguments").orElseThrow()))))
+          .append(dt("Arguments", pre(Html.pretty(p.get("arguments").orElseThrow()))))
           .append(dt("Idempotency key", "<code>" + t(p, "idempotency_key") + "</code>"))
           .append(dt("Intent digest", "<code>" + t(p, "intent_digest") + "</code>"));
       if (p.get("approval").orElseThrow() instanceof JsonObject a) {
@@ -249,7 +248,7 @@ final class Pages {
           .append("</td><td>")
           .append(t(o, "nonce"))
           .append("</td><td>")
-          .append(t(o, "signer"))
+          .append(esc(Views.signerText(o)))
           .append("</td><td><code>")
           .append(t(o, "key_id"))
           .append("</code></td><td class=\"")
@@ -350,13 +349,10 @@ final class Pages {
         b.append("<p class=\"empty\">none</p>");
       }
       b.append("</div></div><div class=\"side\"><div><h3>Environment at the freeze</h3>")
-          .append(pre(Html.pretty(c.get("observation").orElseThrow())))
-          .append("</div><div><h3>Environment now</h3>")
-          .append(pre(Html.pretty(show.get("live_environment").orElseThrow())))
-          .append(
-              "true".equals(Views.text(show, "environment_changed_since_freeze"))
-                  ? "<p class=\"expired\">changed since the freeze</p>"
-                  : "<p>unchanged since the freeze</p>")
+          .append(pre(Html.pretty(show.get("stored_observation").orElseThrow())))
+          .append("<p class=\"age\">")
+          .append(esc(observedAt(show)))
+          .append("</p>")
           .append("</div></div>")
           .append(decideButtons(id))
           .append("</section>");
@@ -364,29 +360,18 @@ final class Pages {
     return b.toString();
   }
 
-  /** What will be signed, in full, and the form that signs exactly it. */
-  static String preview(
-      String what, String action, JsonObject payload, Map<String, String> fields, String note) {
-    StringBuilder b =
-        new StringBuilder("<p>You are about to sign this ")
-            .append(esc(what))
-            .append(" with your own key and deliver it to the run's inbox. Read it in full:</p>")
-            .append("<pre id=\"payload\">")
-            .append(esc(Canonical.string(payload)))
-            .append("</pre>");
-    if (note != null) {
-      b.append("<p class=\"note\">").append(esc(note)).append("</p>");
+  /** When the stored observation was made and its age; never a live observation (D30). */
+  private static String observedAt(JsonObject show) {
+    String at = Views.text(show, "observed_at_ms");
+    if (at.isEmpty()) {
+      return "stored at the freeze; not observed live here";
     }
-    b.append("<form method=\"post\" action=\"").append(esc(action)).append("\">");
-    fields.forEach(
-        (k, v) ->
-            b.append("<input type=\"hidden\" name=\"")
-                .append(esc(k))
-                .append("\" value=\"")
-                .append(esc(v))
-                .append("\">"));
-    return b.append("<button type=\"submit\" id=\"sign\">Sign and deliver</button></form>")
-        .toString();
+    long ageS = Long.parseLong(Views.text(show, "observation_age_ms")) / 1000;
+    return "stored at the freeze, "
+        + Instant.ofEpochMilli(Long.parseLong(at))
+        + " ("
+        + ageS
+        + " s ago); not observed live here: a worker refuses a decision if it has changed since";
   }
 
   private static String dt(String k, String v) {

@@ -160,7 +160,7 @@ final class Reads {
     return out;
   }
 
-  private static JsonObject reviewShow(Session s, Session.Checked c) {
+  private JsonObject reviewShow(Session s, Session.Checked c) {
     if (c.state().phase() != Phase.NEEDS_REVIEW || c.state().review() == null) {
       throw RatchetException.contract(
           "run "
@@ -169,7 +169,9 @@ final class Reads {
               + c.state().phase().wireName()
               + ", not frozen in needs_review");
     }
-    return RunViews.reviewShow(c.ref().runId(), c.state().review(), c.adapter().observe());
+    // The stored observation and its age, never a live one (D30).
+    return RunViews.reviewShow(
+        c.ref().runId(), c.state().review(), RunViews.frozenAtMs(s, c), now());
   }
 
   record Inspected(JsonObject view, Pages.RunExtras extras) {}

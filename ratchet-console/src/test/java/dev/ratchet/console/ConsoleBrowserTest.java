@@ -15,10 +15,11 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The console in a real browser: an operator finds the run a real {@code ratchet worker} process
- * left waiting for approval (SQLite store), reads what they sign, approves it and sees the worker
- * execute it; then resolves a frozen conflict by a replan. Every assertion is on what the page
- * shows.
+ * The console in a real browser (D30: the browser signs): an operator generates a key in the
+ * browser, is refused until it is enrolled, then approves the run a real {@code ratchet worker}
+ * process left waiting (SQLite store) and sees the worker execute it; a reviewer imports her PKCS#8
+ * key and resolves a frozen conflict by a replan; an operator imports hers and cancels. Every
+ * assertion is on what the page shows.
  */
 class ConsoleBrowserTest {
   @TempDir Path dir;
@@ -52,34 +53,54 @@ class ConsoleBrowserTest {
         .getText();
   }
 
+  /**
+   * Issue 36's Must show: a key generated in the browser is refused until it is enrolled (the
+   * reason on the page, nothing delivered); once enrolled with 'ratchet keys trust', the approval
+   * it signs is delivered and a real worker process (started after the enrollment: workers read
+   * trust roots when they start) executes the write once. The console was started with no private
+   * key at all (its request type has none).
+   */
   @Test
-  void anOperatorApprovesAWaitingRunAndSeesAWorkerProcessExecuteIt() throws Exception {
+  void anOperatorSignsInTheBrowserAndAWorkerProcessExecutesTheWriteOnce() throws Exception {
     try (SqliteConsole s = new SqliteConsole(dir)) {
       s.startWorker();
       s.awaitWorker("run " + SqliteConsole.RUN + ": waiting (awaiting approval)");
+      String key = s.pendingKey();
       browser.get(s.server.url());
-      // The session token moved from the address into a cookie.
-      assertThat(browser.getCurrentUrl()).doesNotContain("token=");
-      WebElement waiting =
-          browser.findElement(By.cssSelector("tr.run[data-run='" + SqliteConsole.RUN + "']"));
-      // Needs: core's Waiting rule, as 'status --waiting' shows it.
-      assertThat(waiting.findElement(By.cssSelector(".needs")).getText()).isEqualTo("approval");
-      assertThat(waiting.getText()).contains("pay_order");
-      waiting.findElement(By.linkText(SqliteConsole.RUN)).click();
+      // The login address left the address bar; the session lives in a cookie.
+      assertThat(browser.getCurrentUrl()).doesNotContain("code=");
+      String base = browser.getCurrentUrl().replaceAll("/$", "");
+      BrowserKeys.Shown carol = BrowserKeys.generate(browser, base);
+      assertThat(carol.publicKeyPem()).startsWith("-----BEGIN PUBLIC KEY-----");
+      assertThat(carol.keyId()).matches("[0-9a-f]{16}");
 
-      assertThat(text("#pending")).contains("waiting for approval").contains("pay-widgets");
-      assertThat(text("#pending")).containsPattern("Intent digest\\s+[0-9a-f]{64}");
-      assertThat(text("#chain")).startsWith("Hash chains verified");
+      // Not enrolled yet: the page warns before signing, and the console refuses after.
+      browser.get(base + "/runs/" + SqliteConsole.RUN);
+      WebElement waiting = browser.findElement(By.id("pending"));
+      assertThat(waiting.getText()).contains("waiting for approval").contains("pay-widgets");
       browser.findElement(By.id("approve")).click();
+      assertThat(text(".note")).contains("not in this store's approver trust root");
+      browser.findElement(By.id("sign")).click();
+      assertThat(text("#reason")).isEqualTo("untrusted_signer");
+      assertThat(text("#problem")).contains(carol.keyId()).contains("not trusted");
+      browser.get(base + "/runs/" + SqliteConsole.RUN);
+      assertThat(text("#inbox")).contains("Empty");
 
-      // The whole approval is shown before signing: run, action, digest, expiry, nonce.
+      // Enrolled as 'carol' (and a worker started since, which trusts her key): the approval
+      // names her, is signed in the browser and delivered.
+      s.cli("keys", "trust", "--role", "approver", carol.writeAs(s.cwd, "carol").toString());
+      s.restartWorker(); // it claims the waiting run once something is delivered to it
+      browser.navigate().refresh();
+      browser.findElement(By.id("approve")).click();
       assertThat(text("#payload"))
           .contains("\"run_id\":\"" + SqliteConsole.RUN + "\"")
-          .contains("\"approver_id\":\"alice\"")
+          .contains("\"approver_id\":\"carol\"")
           .contains("\"intent_digest\"")
           .contains("\"nonce\":\"approval-");
+      assertThat(text("#arguments")).contains("\"amount_cents\": 3750");
       browser.findElement(By.id("sign")).click();
       assertThat(text("#delivered")).contains("Signed and delivered");
+      assertThat(text("#inbox")).contains("carol").contains(carol.keyId());
 
       // The running worker process, not this test, claims the run and executes the write.
       s.awaitWorker("run " + SqliteConsole.RUN + ": ended");
@@ -87,17 +108,16 @@ class ConsoleBrowserTest {
       assertThat(text("#state")).contains("completed").doesNotContain("waiting for approval");
       assertThat(text("#receipts")).contains("Receipts (3)").contains("rcpt_000003");
       assertThat(text("#trace")).contains("approval_consumed").contains("completed");
-      assertThat(text("#consumed")).contains("approval");
-      browser.findElement(By.linkText("Runs")).click();
-      WebElement done =
-          browser.findElement(By.cssSelector("tr.run[data-run='" + SqliteConsole.RUN + "']"));
-      assertThat(done.getText()).contains("completed");
-      assertThat(done.findElements(By.cssSelector(".needs"))).isEmpty();
+      assertThat(s.ledger.effects(key)).as("the payment ran once").isEqualTo(1);
     }
   }
 
+  /** The reviewer imports the PKCS#8 key file she already has; it signs the same way. */
   @Test
-  void aReviewerResolvesAFrozenConflictByAReplan() {
+  void aReviewerWithAnImportedKeyResolvesAFrozenConflictByAReplan() {
+    BrowserKeys.Shown rita =
+        BrowserKeys.importPkcs8(browser, f.base(), f.home.resolve("identities/reviewer/rita.key"));
+    assertThat(rita.keyId()).isEqualTo(f.rita.keyId());
     browser.findElement(By.linkText("Review queue")).click();
     WebElement c = browser.findElement(By.id(ConsoleFixture.CONFLICT));
     assertThat(c.getText())
@@ -128,8 +148,9 @@ class ConsoleBrowserTest {
 
   @Test
   void anOperatorCancelsARunningRunWithAReasonAndSeesItEndCancelled() {
+    BrowserKeys.importPkcs8(browser, f.base(), f.home.resolve("identities/operator/olga.key"));
     f.startIdle("r-idle", "idle-task");
-    browser.navigate().refresh();
+    browser.get(f.base() + "/");
     browser.findElement(By.linkText("r-idle")).click();
     assertThat(text("#state")).contains("running");
     WebElement reason = browser.findElement(By.id("cancel-reason"));

@@ -33,7 +33,7 @@ class ConsoleCancelTest {
   @BeforeEach
   void start() {
     f = new ConsoleFixture(dir);
-    token = f.server.sessionToken();
+    token = Sessions.login(f.server);
   }
 
   @AfterEach
@@ -45,6 +45,7 @@ class ConsoleCancelTest {
     return http.send(
         HttpRequest.newBuilder(URI.create(f.base() + path))
             .header("Authorization", "Bearer " + token)
+            .header("Cookie", f.signerCookie(path))
             .build(),
         HttpResponse.BodyHandlers.ofString());
   }
@@ -66,7 +67,7 @@ class ConsoleCancelTest {
   }
 
   private static String payload(String html) {
-    Matcher m = Pattern.compile("<pre id=\"payload\">([^<]+)</pre>").matcher(html);
+    Matcher m = Pattern.compile("<pre id=\"payload\"[^>]*>([^<]+)</pre>").matcher(html);
     assertThat(m.find()).as("payload in " + html).isTrue();
     return m.group(1).replace("&quot;", "\"");
   }
@@ -94,7 +95,10 @@ class ConsoleCancelTest {
         .isEqualTo(403);
     assertThat(f.inbox(IDLE_TASK, IDLE)).as("nothing delivered without the CSRF token").isEmpty();
 
-    assertThat(post(action, "preview=" + previewId + "&csrf=" + csrf).statusCode()).isEqualTo(303);
+    assertThat(
+            post(action, "preview=" + previewId + "&csrf=" + csrf + f.signature(preview))
+                .statusCode())
+        .isEqualTo(303);
     List<InboxItem> inbox = f.inbox(IDLE_TASK, IDLE);
     assertThat(inbox).hasSize(1);
     assertThat(inbox.get(0).kind()).isEqualTo(InboxItem.Kind.CANCEL);
@@ -106,7 +110,9 @@ class ConsoleCancelTest {
         .contains("\"signer\":\"olga\"")
         .contains("\"reason\":\"wrong ticket\"")
         .doesNotContain("unreadable");
-    assertThat(post(action, "preview=" + previewId + "&csrf=" + csrf).statusCode())
+    assertThat(
+            post(action, "preview=" + previewId + "&csrf=" + csrf + f.signature(preview))
+                .statusCode())
         .as("a preview signs once")
         .isEqualTo(409);
     assertThat(f.inbox(IDLE_TASK, IDLE)).hasSize(1);
@@ -131,7 +137,11 @@ class ConsoleCancelTest {
     assertThat(
             post(
                     "/runs/" + ConsoleFixture.APPROVE + "/cancel",
-                    "preview=" + field(preview, "preview") + "&csrf=" + field(preview, "csrf"))
+                    "preview="
+                        + field(preview, "preview")
+                        + "&csrf="
+                        + field(preview, "csrf")
+                        + f.signature(preview))
                 .statusCode())
         .isEqualTo(303);
     f.worker(ConsoleFixture.APPROVE);

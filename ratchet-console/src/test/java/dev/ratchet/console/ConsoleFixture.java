@@ -19,6 +19,7 @@ import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.Role;
+import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.Fence;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.testkit.InMemoryStore;
@@ -45,6 +46,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A store with two runs an operator must act on, and a console serving it: {@code r-approve} waits
@@ -64,11 +67,26 @@ final class ConsoleFixture implements AutoCloseable {
   final TamperingStore tampering = new TamperingStore(store);
 
   final Map<String, InMemoryWorkspace> workspaces = new ConcurrentHashMap<>();
+
+  /** Live observations of any workspace through the adapter, by anyone (workers included). */
+  final java.util.concurrent.atomic.AtomicInteger liveObservations =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   final Path home;
   final Services services;
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   final ConsoleServer server;
+
+  /** What the console printed on its terminal. */
+  final StringWriter terminal = new StringWriter();
+
   final String conflictKey;
+
+  /** The approver's, reviewer's and operator's own keys, held where their browsers would be. */
+  final SigningKey alice;
+
+  final SigningKey rita;
+  final SigningKey olga;
 
   ConsoleFixture(Path dir) {
     this.home = dir.resolve("home");
@@ -97,7 +115,14 @@ final class ConsoleFixture implements AutoCloseable {
               JsonObject connect,
               boolean prepare,
               AdapterProvider.Context context) {
-            return workspace(environment);
+            // Counts every live observation, so a test can prove a surface made none (D30).
+            return new dev.ratchet.adapter.ForwardingAdapter(workspace(environment)) {
+              @Override
+              public dev.ratchet.adapter.Observation observe() {
+                liveObservations.incrementAndGet();
+                return delegate.observe();
+              }
+            };
           }
         };
     this.services =
@@ -109,9 +134,9 @@ final class ConsoleFixture implements AutoCloseable {
             clock,
             new SeededEntropy(20));
     cli("keys", "generate");
-    String alice = person("approver", "alice");
-    String rita = person("reviewer", "rita");
-    String olga = person("operator", "olga");
+    String alicePath = person("approver", "alice");
+    String ritaPath = person("reviewer", "rita");
+    String olgaPath = person("operator", "olga");
     cli("run", task("deploy-greeting", "hello").toString(), "--run-id", APPROVE);
     cli("run", task("rotate-log", "hi").toString(), "--run-id", CONFLICT);
     conflictKey = pendingKey(CONFLICT);
@@ -130,21 +155,58 @@ final class ConsoleFixture implements AutoCloseable {
     cli("approve", CONFLICT, "--approver", "alice");
     worker(CONFLICT);
     Settings settings = new Settings(home, null, null, List.of(), null, null, null);
+    // The humans' keys stay with the test, as they stay in the humans' browsers: the console
+    // process is given none.
+    this.alice = KeyConfig.signer(Path.of(alicePath), null, settings.resolvedHome(), Role.APPROVER);
+    this.rita = KeyConfig.signer(Path.of(ritaPath), null, settings.resolvedHome(), Role.REVIEWER);
+    this.olga = KeyConfig.signer(Path.of(olgaPath), null, settings.resolvedHome(), Role.OPERATOR);
     this.server =
         ConsoleServer.start(
             new ConsoleLauncher.Request(
                 services,
                 settings,
-                KeyConfig.signer(Path.of(alice), null, settings.resolvedHome(), Role.APPROVER),
-                KeyConfig.signer(Path.of(rita), null, settings.resolvedHome(), Role.REVIEWER),
-                KeyConfig.signer(Path.of(olga), null, settings.resolvedHome(), Role.OPERATOR),
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                new PrintWriter(new StringWriter())),
+                null,
+                ConsoleLauncher.Request.DEFAULT_SESSION_TTL,
+                ConsoleLauncher.Request.DEFAULT_PREVIEW_TTL,
+                new PrintWriter(terminal, true)),
             registry);
   }
 
+  /** The key a browser would sign {@code path}'s decision with: olga cancels, rita decides. */
+  SigningKey keyFor(String path) {
+    return path.contains("/cancel") ? olga : path.contains("/decide") ? rita : alice;
+  }
+
+  /** The Cookie header value by which a browser names its key for {@code path}'s action. */
+  String signerCookie(String path) {
+    return Actions.SIGNER_COOKIE + "=" + keyFor(path).keyId();
+  }
+
+  /**
+   * What a browser's script adds to a preview's form: the key id the preview was built for and that
+   * key's Ed25519 signature of exactly the page's data-payload bytes.
+   */
+  String signature(String page) {
+    Matcher id = Pattern.compile("name=\"key_id\" value=\"([0-9a-f]{16})\"").matcher(page);
+    Matcher bytes = Pattern.compile("data-payload=\"([A-Za-z0-9_-]+)\"").matcher(page);
+    if (!id.find() || !bytes.find()) {
+      throw new IllegalStateException("not a preview page: " + page);
+    }
+    SigningKey key =
+        java.util.stream.Stream.of(alice, rita, olga)
+            .filter(k -> k.keyId().equals(id.group(1)))
+            .findFirst()
+            .orElseThrow();
+    return "&key_id="
+        + key.keyId()
+        + "&signature="
+        + key.sign(java.util.Base64.getUrlDecoder().decode(bytes.group(1)));
+  }
+
   private InMemoryWorkspace workspace(JsonObject environment) {
-    String greeting = environment.toString().contains("'hi'") ? "hi" : "hello";
+    String env = environment.toString();
+    String greeting = env.contains("'hi'") ? "hi" : env.contains("'agent'") ? "agent" : "hello";
     return workspaces.computeIfAbsent(
         greeting,
         g -> new InMemoryWorkspace("ws-" + g, clock, Map.of("app.py", "print('" + g + "'\n")));
@@ -205,6 +267,18 @@ final class ConsoleFixture implements AutoCloseable {
   }
 
   private Path task(String taskId, String greeting) {
+    return task(taskId, greeting, "fixed\\n");
+  }
+
+  /**
+   * Runs a new task whose gated append writes {@code content} (JSON string text, escapes allowed),
+   * as an agent might have written it; the run waits for approval of that append.
+   */
+  void runWaitingToAppend(String runId, String taskId, String content) {
+    cli("run", task(taskId, "agent", content).toString(), "--run-id", runId);
+  }
+
+  private Path task(String taskId, String greeting, String logContent) {
     String text =
         """
         {
@@ -227,13 +301,13 @@ final class ConsoleFixture implements AutoCloseable {
           "connect": {},
           "plan": [
             {"id": "fix", "kind": "write_file", "arguments": {"path": "app.py", "content": "print('ready')\\n"}},
-            {"id": "log", "kind": "append_file", "arguments": {"path": "log.txt", "content": "fixed\\n"}},
+            {"id": "log", "kind": "append_file", "arguments": {"path": "log.txt", "content": "%s"}},
             {"id": "test", "kind": "run_tests", "arguments": {"target": "unit"}},
             {"id": "done", "kind": "finish", "arguments": {}}
           ]
         }
         """
-            .formatted(taskId, greeting);
+            .formatted(taskId, greeting, logContent);
     Path f = home.getParent().resolve(taskId + ".json");
     try {
       Files.createDirectories(f.getParent());

@@ -39,7 +39,7 @@ class ConsolePagesTest {
     return HttpClient.newHttpClient()
         .send(
             HttpRequest.newBuilder(URI.create(f.base() + path))
-                .header("Authorization", "Bearer " + f.server.sessionToken())
+                .header("Authorization", "Bearer " + Sessions.login(f.server))
                 .build(),
             HttpResponse.BodyHandlers.ofString());
   }

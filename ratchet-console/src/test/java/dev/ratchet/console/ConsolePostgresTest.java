@@ -25,6 +25,7 @@ import dev.ratchet.json.JsonString;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.seam.Seams;
 import dev.ratchet.sign.Role;
+import dev.ratchet.sign.SigningKey;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -141,24 +142,35 @@ class ConsolePostgresTest {
     opened.clear();
 
     Settings settings = new Settings(home, URL, null, List.of(), null, null, null);
+    // Alice's key stays with the test, where her browser would hold it.
+    SigningKey aliceKey = KeyConfig.signer(alice, null, settings.resolvedHome(), Role.APPROVER);
     try (ConsoleServer console =
         ConsoleServer.start(
             new ConsoleLauncher.Request(
                 services,
                 settings,
-                KeyConfig.signer(alice, null, settings.resolvedHome(), Role.APPROVER),
-                null,
-                null,
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                null,
+                ConsoleLauncher.Request.DEFAULT_SESSION_TTL,
+                ConsoleLauncher.Request.DEFAULT_PREVIEW_TTL,
                 new PrintWriter(new StringWriter())),
             null)) {
       String base = "http://127.0.0.1:" + console.address().getPort();
-      String token = console.sessionToken();
+      String token = Sessions.login(console);
       HttpClient http = HttpClient.newHttpClient();
       HttpResponse<String> runs = get(http, base + "/api/runs", token);
       assertThat(runs.statusCode()).as(runs.body()).isEqualTo(200);
       assertThat(runs.body()).contains("\"run_id\":\"p1\"").contains("\"for\":\"approval\"");
-      String preview = get(http, base + "/runs/p1/approve", token).body();
+      String preview =
+          http.send(
+                  HttpRequest.newBuilder(URI.create(base + "/runs/p1/approve"))
+                      .header("Authorization", "Bearer " + token)
+                      .header("Cookie", Actions.SIGNER_COOKIE + "=" + aliceKey.keyId())
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      Matcher payload = Pattern.compile("data-payload=\"([A-Za-z0-9_-]+)\"").matcher(preview);
+      assertThat(payload.find()).as(preview).isTrue();
       assertThat(opened).containsOnly("READ_ONLY as " + INSPECTOR);
       opened.clear();
 
@@ -172,7 +184,12 @@ class ConsolePostgresTest {
                           "preview="
                               + field(preview, "preview")
                               + "&csrf="
-                              + field(preview, "csrf")))
+                              + field(preview, "csrf")
+                              + "&key_id="
+                              + aliceKey.keyId()
+                              + "&signature="
+                              + aliceKey.sign(
+                                  java.util.Base64.getUrlDecoder().decode(payload.group(1)))))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(signed.statusCode()).as(signed.body()).isEqualTo(303);

@@ -34,6 +34,9 @@ class ConsoleScreenshotsTest {
       ChromeDriver browser = Browser.start(1280, 1100);
       try {
         browser.get(f.server.url());
+        BrowserKeys.importPkcs8(browser, f.base(), f.home.resolve("identities/approver/alice.key"));
+        shot(browser, out, "keys.png");
+        browser.get(f.base() + "/");
         shot(browser, out, "runs.png");
         browser.get(f.base() + "/runs/" + ConsoleFixture.APPROVE);
         shot(browser, out, "run-waiting-for-approval.png");

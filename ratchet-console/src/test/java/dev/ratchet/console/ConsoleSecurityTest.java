@@ -36,7 +36,8 @@ class ConsoleSecurityTest {
   }
 
   private HttpResponse<String> get(String path, String bearer) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(f.base() + path));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(f.base() + path)).header("Cookie", f.signerCookie(path));
     if (bearer != null) {
       b.header("Authorization", "Bearer " + bearer);
     }
@@ -62,7 +63,7 @@ class ConsoleSecurityTest {
 
   @Test
   void requestsWithoutTheSessionTokenAreRefused() throws Exception {
-    String token = f.server.sessionToken();
+    String token = Sessions.login(f.server);
     for (String path :
         new String[] {"/", "/api/runs", "/runs/" + ConsoleFixture.APPROVE, "/metrics"}) {
       assertThat(get(path, null).statusCode()).as(path).isEqualTo(401);
@@ -74,7 +75,7 @@ class ConsoleSecurityTest {
 
   @Test
   void stateChangingRequestsWithoutTheCsrfTokenOrSessionChangeNothing() throws Exception {
-    String token = f.server.sessionToken();
+    String token = Sessions.login(f.server);
     String preview = get("/runs/" + ConsoleFixture.APPROVE + "/approve", token).body();
     String previewId = field(preview, "preview");
     String csrf = field(preview, "csrf");
@@ -83,17 +84,23 @@ class ConsoleSecurityTest {
     assertThat(post(action, token, "preview=" + previewId).statusCode()).isEqualTo(403);
     assertThat(post(action, token, "preview=" + previewId + "&csrf=" + "0".repeat(64)).statusCode())
         .isEqualTo(403);
-    assertThat(post(action, null, "preview=" + previewId + "&csrf=" + csrf).statusCode())
+    assertThat(
+            post(action, null, "preview=" + previewId + "&csrf=" + csrf + f.signature(preview))
+                .statusCode())
         .isEqualTo(401);
     assertThat(f.inbox("deploy-greeting", ConsoleFixture.APPROVE))
         .as("nothing delivered")
         .isEmpty();
 
     // With both tokens the same preview is signed and delivered, once.
-    assertThat(post(action, token, "preview=" + previewId + "&csrf=" + csrf).statusCode())
+    assertThat(
+            post(action, token, "preview=" + previewId + "&csrf=" + csrf + f.signature(preview))
+                .statusCode())
         .isEqualTo(303);
     assertThat(f.inbox("deploy-greeting", ConsoleFixture.APPROVE)).hasSize(1);
-    assertThat(post(action, token, "preview=" + previewId + "&csrf=" + csrf).statusCode())
+    assertThat(
+            post(action, token, "preview=" + previewId + "&csrf=" + csrf + f.signature(preview))
+                .statusCode())
         .as("a preview signs once")
         .isEqualTo(409);
     assertThat(f.inbox("deploy-greeting", ConsoleFixture.APPROVE)).hasSize(1);
@@ -109,7 +116,7 @@ class ConsoleSecurityTest {
 
   @Test
   void aPreviewOfARunThatMovedSinceIsNotSigned() throws Exception {
-    String token = f.server.sessionToken();
+    String token = Sessions.login(f.server);
     String preview =
         get("/runs/" + ConsoleFixture.CONFLICT + "/decide?decision=abort", token).body();
     // Someone else decides first, and a worker applies it: the run moves.
@@ -120,9 +127,13 @@ class ConsoleSecurityTest {
         post(
             "/runs/" + ConsoleFixture.CONFLICT + "/decide",
             token,
-            "preview=" + field(preview, "preview") + "&csrf=" + field(preview, "csrf"));
+            "preview="
+                + field(preview, "preview")
+                + "&csrf="
+                + field(preview, "csrf")
+                + f.signature(preview));
     assertThat(r.statusCode()).isEqualTo(409);
-    assertThat(r.body()).contains("moved since the preview").contains("nothing was signed");
+    assertThat(r.body()).contains("moved since the preview").contains("nothing was delivered");
     assertThat(f.inbox("rotate-log", ConsoleFixture.CONFLICT))
         .as("no decision waits in the inbox")
         .noneMatch(i -> i.kind() == InboxItem.Kind.REVIEW_DECISION);
@@ -130,7 +141,7 @@ class ConsoleSecurityTest {
 
   @Test
   void theApiServesTheCommandLinesJson() throws Exception {
-    String token = f.server.sessionToken();
+    String token = Sessions.login(f.server);
     String cliJson = f.cli("inspect", ConsoleFixture.APPROVE, "--json").trim();
     assertThat(get("/api/runs/" + ConsoleFixture.APPROVE, token).body()).isEqualTo(cliJson);
     assertThat(get("/api/review", token).body())

@@ -12,7 +12,6 @@ import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.seam.Seams;
-import dev.ratchet.sign.Role;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -32,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  * The console on a real SQLite store, beside real {@code ratchet worker} processes: the HTTP
  * example's order run {@link #RUN} is submitted (signed by operator olga) against the reference
  * ledger service; a worker process ({@link #startWorker}) claims it and drives it until it waits
- * for approval of {@code pay_order}. The console holds alice's approver key and no other.
+ * for approval of {@code pay_order}. The console holds no private key: approvers sign in their
+ * browsers ({@link #aliceKeyFile} is what alice would import).
  */
 final class SqliteConsole implements AutoCloseable {
   static final String RUN = "o1";
@@ -44,6 +44,10 @@ final class SqliteConsole implements AutoCloseable {
   final ReferenceService ledger;
   final ConsoleLauncher.Request config;
   final ConsoleServer server;
+
+  /** Alice's own PKCS#8 key file, as 'ratchet keys generate' wrote it. */
+  final Path aliceKeyFile;
+
   private Process worker;
   private Path workerErr;
 
@@ -56,6 +60,7 @@ final class SqliteConsole implements AutoCloseable {
       KeyFiles.create(home.resolve("keys/ckpt-1.key"), entropy);
       KeyFiles.activate(home.resolve("keys"), "ckpt-1");
       Path alice = home.resolve("identities/approver/alice.key");
+      this.aliceKeyFile = alice;
       KeyConfig.install(
           home.resolve("approvers"), KeyConfig.createIdentity(alice, "alice", entropy).trusted());
       Path olga = home.resolve("identities/operator/olga.key");
@@ -71,10 +76,10 @@ final class SqliteConsole implements AutoCloseable {
           new ConsoleLauncher.Request(
               services,
               settings,
-              KeyConfig.signer(alice, null, settings.resolvedHome(), Role.APPROVER),
-              null,
-              null,
               new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+              null,
+              ConsoleLauncher.Request.DEFAULT_SESSION_TTL,
+              ConsoleLauncher.Request.DEFAULT_PREVIEW_TTL,
               new PrintWriter(new StringWriter()));
       this.server = ConsoleServer.start(config, null);
     } catch (IOException e) {
@@ -101,6 +106,19 @@ final class SqliteConsole implements AutoCloseable {
     worker = pb.start();
   }
 
+  /**
+   * Stops the worker (SIGTERM: it drains) and starts a new one: a worker reads the trust roots when
+   * it starts, so a key enrolled since is trusted by the next one.
+   */
+  void restartWorker() throws IOException, InterruptedException {
+    worker.destroy();
+    if (!worker.waitFor(60, TimeUnit.SECONDS)) {
+      worker.destroyForcibly();
+      worker.waitFor(30, TimeUnit.SECONDS);
+    }
+    startWorker();
+  }
+
   /** Waits (bounded) until the worker's log line says {@code text}. */
   void awaitWorker(String text) throws IOException, InterruptedException {
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -116,6 +134,13 @@ final class SqliteConsole implements AutoCloseable {
     }
     throw new AssertionError(
         "the worker never said '" + text + "':\n" + Files.readString(workerErr));
+  }
+
+  /** The idempotency key of {@link #RUN}'s pending write (as {@code inspect --json} shows it). */
+  String pendingKey() {
+    JsonObject view = (JsonObject) Json.parse(cli("inspect", RUN, "--json"));
+    JsonObject pending = (JsonObject) view.get("pending").orElseThrow();
+    return ((dev.ratchet.json.JsonString) pending.get("idempotency_key").orElseThrow()).value();
   }
 
   /** Runs one command line in-process on this store; returns stdout and stderr. */

@@ -17,6 +17,11 @@ public final class DecisionRefused extends RatchetException {
     UNTRUSTED_SIGNER,
     /** The Ed25519 signature does not verify under the trusted key. */
     BAD_SIGNATURE,
+    /**
+     * The payload names a signer (approver_id, reviewer_id, operator_id) other than the trust
+     * root's name for the key that verifies it (D30).
+     */
+    WRONG_SIGNER,
     /** Past its wall-clock or proposal-count expiry. */
     EXPIRED,
     /** Bound to another task, run, policy, action, key, digest, case or environment. */

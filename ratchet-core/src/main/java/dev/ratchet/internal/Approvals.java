@@ -25,7 +25,8 @@ final class Approvals {
   /** Signature and trust root only; returns the parsed payload. */
   static Approval authenticate(RunContext ctx, SignedEnvelope env) {
     Approval a = Approval.fromJson(env.payload(), "approval.payload");
-    ctx.approvers().verify(env.keyId(), env.signedBytes(), env.signatureEd25519());
+    ctx.approvers()
+        .verifySigner(env.keyId(), env.signedBytes(), env.signatureEd25519(), a.approverId());
     return a;
   }
 

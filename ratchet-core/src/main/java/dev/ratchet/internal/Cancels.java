@@ -90,7 +90,8 @@ final class Cancels {
   private static CancelRequest authenticate(
       RunContext ctx, Engine engine, SignedEnvelope env, String inboxNonce) {
     CancelRequest c = CancelRequest.fromJson(env.payload(), "cancel.payload");
-    ctx.operators().verify(env.keyId(), env.signedBytes(), env.signatureEd25519());
+    ctx.operators()
+        .verifySigner(env.keyId(), env.signedBytes(), env.signatureEd25519(), c.operatorId());
     same("task_id", c.taskId(), engine.state().taskId());
     same("run_id", c.runId(), engine.state().runId());
     same("policy_id", c.policyId(), ctx.task().policyId());

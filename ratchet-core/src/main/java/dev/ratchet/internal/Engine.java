@@ -104,6 +104,32 @@ public final class Engine {
     return lease;
   }
 
+  /** The lease whose token {@link #evidenceSecrets} holds, and that registry. */
+  private Lease secretsLease;
+
+  private dev.ratchet.sign.SecretRegistry secretsWithToken;
+
+  /**
+   * What evidence is redacted against (D27, issue 36): every key the process loaded and the lease
+   * token this engine holds now (id {@code lease-token}), rebuilt when the lease changes.
+   */
+  dev.ratchet.sign.SecretRegistry evidenceSecrets() {
+    dev.ratchet.sign.SecretRegistry keys = ctx.secrets();
+    if (keys.isEmpty() || lease == null || lease.token() == null) {
+      return keys; // redaction off (its own tests), or no token held
+    }
+    if (lease != secretsLease) {
+      byte[] token = lease.token().secret();
+      try {
+        secretsWithToken = keys.with("lease-token", token);
+      } finally {
+        java.util.Arrays.fill(token, (byte) 0);
+      }
+      secretsLease = lease;
+    }
+    return secretsWithToken;
+  }
+
   /** {@code propose}: see {@link Proposer}. A READY action waits here for {@link #execute}. */
   public Proposal propose(Action action) {
     return propose(action, null);

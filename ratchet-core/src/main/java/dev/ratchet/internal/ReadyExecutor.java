@@ -72,7 +72,7 @@ final class ReadyExecutor {
     JsonObject result =
         Redaction.apply(
             op,
-            ctx.secrets(),
+            engine.evidenceSecrets(),
             a.actionId(),
             a.kind(),
             "result",
@@ -100,7 +100,7 @@ final class ReadyExecutor {
           JsonObject.builder().put("sandbox", "none").build());
     }
     JsonObject evidence =
-        Redaction.apply(op, ctx.secrets(), a.actionId(), a.kind(), "detail", v.detail());
+        Redaction.apply(op, engine.evidenceSecrets(), a.actionId(), a.kind(), "detail", v.detail());
     JsonObject detail =
         JsonObject.builder()
             .put("passed", v.passed())

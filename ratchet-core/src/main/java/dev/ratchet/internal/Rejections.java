@@ -131,7 +131,8 @@ public final class Rejections {
       Engine engine, SignedEnvelope env, String inboxNonce, PendingIntent p) {
     RunContext ctx = engine.ctx();
     ApprovalRejection r = ApprovalRejection.fromJson(env.payload(), "rejection.payload");
-    ctx.approvers().verify(env.keyId(), env.signedBytes(), env.signatureEd25519());
+    ctx.approvers()
+        .verifySigner(env.keyId(), env.signedBytes(), env.signatureEd25519(), r.approverId());
     same("nonce", r.nonce(), inboxNonce);
     same("task_id", r.taskId(), engine.state().taskId());
     same("run_id", r.runId(), engine.state().runId());

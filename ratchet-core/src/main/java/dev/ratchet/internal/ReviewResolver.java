@@ -77,7 +77,8 @@ final class ReviewResolver {
 
   private ReviewDecision check(Engine.Op op, ReviewCase c, SignedEnvelope env, String inboxNonce) {
     ReviewDecision d = ReviewDecision.fromJson(env.payload(), "decision.payload");
-    ctx.reviewers().verify(env.keyId(), env.signedBytes(), env.signatureEd25519());
+    ctx.reviewers()
+        .verifySigner(env.keyId(), env.signedBytes(), env.signatureEd25519(), d.reviewerId());
     same("task_id", d.taskId(), engine.state().taskId());
     same("run_id", d.runId(), engine.state().runId());
     same("policy_id", d.policyId(), ctx.task().policyId());

@@ -17,7 +17,9 @@ import java.util.Objects;
  */
 public record SignedEnvelope(JsonObject payload, String keyId, String signatureEd25519) {
   static final String KEY_ID_RULE = "must be 16 lowercase hex digits";
-  static final String SIGNATURE_RULE = "must be 86 unpadded base64url characters (64 bytes)";
+  static final String SIGNATURE_RULE =
+      "must be 86 unpadded base64url characters (64 bytes), the last one A, Q, g or w (unused"
+          + " trailing bits zero)";
 
   public SignedEnvelope {
     Objects.requireNonNull(payload, "payload");

@@ -1,10 +1,12 @@
 package dev.ratchet.outcome;
 
 import dev.ratchet.model.Approval;
+import dev.ratchet.model.InboxVerdict;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.InboxItem;
 import java.util.List;
 import java.util.Objects;
@@ -54,12 +56,30 @@ public record Waiting(For what, boolean delivered, String hint) {
 
   /**
    * What {@code s} waits for from a person, judged at {@code nowMs}; {@code inbox} is the run's
-   * unconsumed inbox.
+   * unconsumed inbox. An item counts as delivered only when it verifies ({@link InboxVerdict}: the
+   * role's trust root, the signer's name) and is addressed to this run and to what it waits for
+   * (the pending action, the open case): anyone who can write to an inbox cannot make a run look
+   * decided (D30).
    */
-  public static Optional<Waiting> of(RunState s, TaskSpec task, List<InboxItem> inbox, long nowMs) {
+  public static Optional<Waiting> of(
+      RunState s,
+      TaskSpec task,
+      List<InboxItem> inbox,
+      long nowMs,
+      TrustRoot approvers,
+      TrustRoot reviewers) {
     String run = s.runId();
     if (s.phase() == Phase.NEEDS_REVIEW) {
-      boolean delivered = has(inbox, InboxItem.Kind.REVIEW_DECISION);
+      boolean delivered =
+          s.review() != null
+              && has(
+                  inbox,
+                  InboxItem.Kind.REVIEW_DECISION,
+                  s,
+                  "case_id",
+                  s.review().caseId(),
+                  approvers,
+                  reviewers);
       return Optional.of(
           new Waiting(
               For.REVIEW,
@@ -88,7 +108,15 @@ public record Waiting(For what, boolean delivered, String hint) {
       }
       what = For.APPROVAL_REFRESH;
     }
-    boolean delivered = has(inbox, InboxItem.Kind.APPROVAL);
+    boolean delivered =
+        has(
+            inbox,
+            InboxItem.Kind.APPROVAL,
+            s,
+            "action_id",
+            p.action().actionId(),
+            approvers,
+            reviewers);
     String command = what == For.APPROVAL ? "approve" : "refresh-approval";
     return Optional.of(
         new Waiting(
@@ -107,8 +135,28 @@ public record Waiting(For what, boolean delivered, String hint) {
                     + " first)"));
   }
 
-  private static boolean has(List<InboxItem> inbox, InboxItem.Kind kind) {
-    return inbox.stream().anyMatch(i -> i.kind() == kind);
+  private static boolean has(
+      List<InboxItem> inbox,
+      InboxItem.Kind kind,
+      RunState s,
+      String member,
+      String value,
+      TrustRoot approvers,
+      TrustRoot reviewers) {
+    for (InboxItem i : inbox) {
+      if (i.kind() != kind) {
+        continue;
+      }
+      // Cancels are not what a waiting run needs; no operator root is consulted here.
+      InboxVerdict v = InboxVerdict.of(i, approvers, reviewers, null);
+      if (v.verified()
+          && s.taskId().equals(v.text("task_id"))
+          && s.runId().equals(v.text("run_id"))
+          && value.equals(v.text(member))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String consume(String run, String what) {

@@ -73,9 +73,10 @@ public record SignedSubmission(String text) {
 
   /**
    * The signed task file, after checking the envelope's shape ({@code malformed}), the operator's
-   * signature against {@code operators} ({@code untrusted_signer}, {@code bad_signature}) and that
-   * it is bound to this task, run and driver ({@code wrong_binding}); {@link DecisionRefused}
-   * otherwise. The task file itself is the caller's to parse.
+   * signature against {@code operators} ({@code untrusted_signer}, {@code bad_signature}, {@code
+   * wrong_signer} when the payload names another operator than the key's) and that it is bound to
+   * this task, run and driver ({@code wrong_binding}); {@link DecisionRefused} otherwise. The task
+   * file itself is the caller's to parse.
    */
   public JsonObject verify(TrustRoot operators, String taskId, String runId, String driver) {
     SignedEnvelope env;
@@ -96,7 +97,9 @@ public record SignedSubmission(String text) {
       throw new DecisionRefused(
           DecisionRefused.Reason.MALFORMED, "submitted task: " + e.getMessage());
     }
-    operators.verify(env.keyId(), env.signedBytes(), env.signatureEd25519());
+    // D30: the name is the trust root's; a payload claiming another operator is wrong_signer.
+    operators.verifySigner(
+        env.keyId(), env.signedBytes(), env.signatureEd25519(), p.text("operator_id"));
     if (!p.text("task_id").equals(taskId)
         || !p.text("run_id").equals(runId)
         || !p.text("driver").equals(driver)) {

@@ -30,6 +30,10 @@ public final class Ed25519 {
   public static final int SEED_BYTES = 32;
   public static final int SIGNATURE_BYTES = 64;
   private static final Pattern SIGNATURE_TEXT = Pattern.compile("[A-Za-z0-9_-]{86}");
+
+  /** The base64url digits whose low 4 bits are zero (A=0, Q=16, g=32, w=48). */
+  private static final String CANONICAL_LAST = "AQgw";
+
   private static final Pattern KEY_ID = Pattern.compile("[0-9a-f]{16}");
 
   private Ed25519() {}
@@ -127,8 +131,15 @@ public final class Ed25519 {
     return s != null && KEY_ID.matcher(s).matches();
   }
 
+  /**
+   * True for the one canonical spelling of a 64-byte signature: 86 base64url characters whose last
+   * one leaves the 4 unused trailing bits zero. Without that rule 16 spellings decode to the same
+   * signature, so one signed decision could be delivered under 16 different envelope fingerprints.
+   */
   public static boolean isSignatureText(String s) {
-    return s != null && SIGNATURE_TEXT.matcher(s).matches();
+    return s != null
+        && SIGNATURE_TEXT.matcher(s).matches()
+        && CANONICAL_LAST.indexOf(s.charAt(s.length() - 1)) >= 0;
   }
 
   /** Unpadded base64url. */
@@ -136,7 +147,7 @@ public final class Ed25519 {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(signature);
   }
 
-  /** The bytes of an unpadded base64url signature; null when it is not one. */
+  /** The bytes of a canonical unpadded base64url signature; null when it is not one. */
   public static byte[] decodeSignature(String text) {
     if (!isSignatureText(text)) {
       return null;

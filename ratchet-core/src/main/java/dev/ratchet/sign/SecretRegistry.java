@@ -53,6 +53,21 @@ public final class SecretRegistry {
     return new Builder();
   }
 
+  /**
+   * This registry and {@code secret} under {@code id}: for a secret that changes while the process
+   * runs (a lease token, renewed with each grant), added on top of the loaded keys.
+   */
+  public SecretRegistry with(String id, byte[] secret) {
+    Objects.requireNonNull(id, "id");
+    if (secret.length < FRAGMENT_BYTES) {
+      throw new IllegalArgumentException(
+          "secret '" + id + "': at least " + FRAGMENT_BYTES + " bytes can be redacted");
+    }
+    List<Needle> all = new ArrayList<>(needles);
+    Builder.needles(id, secret, all);
+    return new SecretRegistry(all);
+  }
+
   /** The ids of the registered secrets. */
   public List<String> ids() {
     return ids;

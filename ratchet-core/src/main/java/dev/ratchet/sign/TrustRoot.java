@@ -85,6 +85,31 @@ public final class TrustRoot {
     }
   }
 
+  /**
+   * As {@link #verify(String, byte[], String)}, and then the signer's name: the payload's
+   * self-declared {@code declaredSigner} (approver_id, reviewer_id, operator_id) must be this
+   * root's name for the verifying key, else {@link DecisionRefused.Reason#WRONG_SIGNER} (D30).
+   * Returns that name, the only one to show or trace.
+   */
+  public String verifySigner(
+      String keyId, byte[] message, String signature, String declaredSigner) {
+    verify(keyId, message, signature);
+    String name = keysById.get(keyId).label();
+    if (!name.equals(declaredSigner)) {
+      throw new DecisionRefused(
+          DecisionRefused.Reason.WRONG_SIGNER,
+          role.noun()
+              + " key '"
+              + keyId
+              + "' is trusted as '"
+              + name
+              + "' but the decision names its signer '"
+              + declaredSigner
+              + "'");
+    }
+    return name;
+  }
+
   @Override
   public String toString() {
     return "TrustRoot[" + role.noun() + "s=" + keysById.keySet() + "]";

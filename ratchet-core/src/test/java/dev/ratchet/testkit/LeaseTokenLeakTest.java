@@ -69,4 +69,34 @@ class LeaseTokenLeakTest {
           .doesNotContain(Base64.getUrlEncoder().withoutPadding().encodeToString(token));
     }
   }
+
+  /**
+   * Issue 36, item 5: redaction covers the lease token as it covers the loaded keys. A token that
+   * reaches evidence (here: written into a file the run then reads) comes back as {@code
+   * [redacted:lease-token]}, and a {@code redacted} trace event names it (never the bytes).
+   */
+  @Test
+  void aLeaseTokenThatReachesEvidenceIsRedacted() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-07-18T09:00:00Z"));
+    Recording tokens = new Recording();
+    InMemoryStore store = new InMemoryStore(clock, tokens);
+    RuntimeFixture f = new RuntimeFixture(54, clock, store, store);
+    TaskSpec task = f.task();
+    InMemoryWorkspace ws = f.workspace();
+    try (Run run = f.ratchet("w1").start(task, "run-1", ws)) {
+      assertThat(tokens.issued).hasSize(1);
+      String hex = HexFormat.of().formatHex(tokens.issued.get(0));
+      run.apply(run.action("a1", "write_file", write("app.py", "token " + hex + "\n")));
+      JsonObject read =
+          run.apply(run.action("r1", "read_file", dev.ratchet.testkit.Scenarios.read("app.py")))
+              .result();
+      assertThat(read.toString()).doesNotContain(hex).contains("[redacted:lease-token]");
+      assertThat(run.trace())
+          .anySatisfy(
+              e -> {
+                assertThat(e.outcome()).isEqualTo("redacted");
+                assertThat(e.detail().toString()).contains("lease-token").doesNotContain(hex);
+              });
+    }
+  }
 }

@@ -9,6 +9,8 @@ import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.outcome.Waiting;
+import dev.ratchet.sign.SigningKey;
+import dev.ratchet.store.InboxItem;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +21,13 @@ class WaitingTest {
   private final InMemoryWorkspace ws = f.workspace();
 
   private Waiting waiting(RunState s) {
-    return Waiting.of(s, task, f.store.inbox(task.taskId(), s.runId()), f.clock.millis())
+    return Waiting.of(
+            s,
+            task,
+            f.store.inbox(task.taskId(), s.runId()),
+            f.clock.millis(),
+            f.approvers,
+            f.reviewers)
         .orElse(null);
   }
 
@@ -72,6 +80,49 @@ class WaitingTest {
     f.deliverCancel(task, "run-2", f.operatorKey, "c-1");
     try (Run ended = f.ratchet("w3").resume(task, "run-2", ws2)) {
       assertThat(waiting(ended.state())).isNull();
+    }
+  }
+
+  @Test
+  void onlyAnInboxItemThatVerifiesCountsAsDelivered() {
+    try (Run run = f.ratchet("w1").start(task, "run-1", ws)) {
+      run.propose(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+      RunState s = run.state();
+      long until = f.clock.millis() + 60_000;
+      // A stranger's key (labelled alice), alice's key claiming bob, and garbage: none counts.
+      SigningKey stranger =
+          SigningKey.of("alice", dev.ratchet.sign.Ed25519.generate(new SeededEntropy(5)));
+      f.deliverApproval(s, Approval.ofPending("alice", s, task, 100, until, "n-1"), stranger);
+      f.deliverApproval(s, Approval.ofPending("bob", s, task, 100, until, "n-2"), f.approverKey);
+      f.store.deliver(
+          s.taskId(), s.runId(), new InboxItem("n-3", InboxItem.Kind.APPROVAL, "{\"x\":1}"));
+      // Alice's own approval, but for another run.
+      f.deliverApproval(
+          s,
+          new Approval(
+              "alice",
+              s.taskId(),
+              "run-9",
+              task.policyId(),
+              task.policyVersion(),
+              "a1",
+              s.pending().key(),
+              s.pending().intentDigest(),
+              "i",
+              "f",
+              1,
+              100,
+              until,
+              "n-4"),
+          f.approverKey);
+      assertThat(f.store.inbox(task.taskId(), "run-1")).hasSize(4);
+      Waiting w = waiting(s);
+      assertThat(w.what()).isEqualTo(Waiting.For.APPROVAL);
+      assertThat(w.delivered()).as("nothing that verifies is delivered").isFalse();
+      assertThat(w.hint()).contains("an approver signs");
+
+      f.approvePending(run, task, Duration.ofHours(1));
+      assertThat(waiting(run.state()).delivered()).isTrue();
     }
   }
 

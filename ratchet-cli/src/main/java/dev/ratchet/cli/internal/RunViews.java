@@ -1,10 +1,10 @@
 package dev.ratchet.cli.internal;
 
-import dev.ratchet.adapter.Observation;
 import dev.ratchet.json.JsonArray;
 import dev.ratchet.json.JsonNull;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
+import dev.ratchet.model.InboxVerdict;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.store.CheckpointStore;
@@ -44,7 +44,12 @@ public final class RunViews {
     List<JsonValue> inbox = new ArrayList<>();
     Map<String, String> refused = refusedReasons(trace);
     for (InboxItem item : session.store().inbox(taskId, runId)) {
-      inbox.add(Views.inboxItem(item, refused.get(item.nonce())));
+      inbox.add(
+          Views.inboxItem(
+              item,
+              refused.get(item.nonce()),
+              InboxVerdict.of(
+                  item, session.approvers(), session.reviewers(), session.operators())));
     }
     return JsonObject.builder()
         .put(
@@ -111,15 +116,45 @@ public final class RunViews {
   }
 
   /**
-   * What {@code review show --json} prints: the open case, the live environment, and the change.
+   * What {@code review show --json} prints: the open case and the environment as the run stored it
+   * at the freeze, with when it was observed and its age (D30: operator surfaces run no adapter
+   * tooling against the live environment; a worker compares a decision with its own observation).
+   *
+   * @param observedAtMs when the stored observation was made (the freeze), or -1 when unknown
    */
-  public static JsonObject reviewShow(String runId, ReviewCase rc, Observation live) {
+  public static JsonObject reviewShow(String runId, ReviewCase rc, long observedAtMs, long nowMs) {
     return JsonObject.builder()
         .put("run_id", runId)
         .put("case", Views.review(rc))
-        .put("live_environment", live.toJson())
-        .put("environment_changed_since_freeze", !live.equals(rc.observation()))
+        .put("stored_observation", rc.observation().toJson())
+        .put(
+            "observed_at_ms",
+            observedAtMs < 0 ? JsonNull.INSTANCE : new dev.ratchet.json.JsonInt(observedAtMs))
+        .put(
+            "observation_age_ms",
+            observedAtMs < 0
+                ? JsonNull.INSTANCE
+                : new dev.ratchet.json.JsonInt(Math.max(0, nowMs - observedAtMs)))
         .build();
+  }
+
+  /**
+   * When the open case's observation was stored: the time of the trace event that froze the run
+   * (the first one carrying its case id), or -1.
+   */
+  public static long frozenAtMs(Session session, Session.Checked c) {
+    String caseId = c.state().review().caseId();
+    for (JsonObject e : set(session, c, c.ref().runId(), RecordSet.TRACE)) {
+      if (e.get("detail").orElse(null) instanceof JsonObject d
+          && caseId.equals(Views.text(d, "case_id"))) {
+        try {
+          return Long.parseLong(Views.text(e, "at_ms"));
+        } catch (NumberFormatException x) {
+          return -1;
+        }
+      }
+    }
+    return -1;
   }
 
   /** One row of {@code review list --json}. */

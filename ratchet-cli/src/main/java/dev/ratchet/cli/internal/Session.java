@@ -247,10 +247,11 @@ public final class Session implements AutoCloseable {
       KeyRing ring,
       LeaseStore leases,
       dev.ratchet.telemetry.RatchetObserver observer) {
-    Ratchet.Builder b = Ratchet.builder().observer(observer);
-    if (secretsForTests != null) {
-      b.secrets(secretsForTests);
-    }
+    Ratchet.Builder b =
+        Ratchet.builder()
+            .observer(observer)
+            .secrets(
+                secretsForTests != null ? secretsForTests : loadedSecrets(ring, System.getenv()));
     return b.store(stores.checkpoints())
         .leases(leases)
         .checkpointKeys(ring)
@@ -263,6 +264,33 @@ public final class Session implements AutoCloseable {
         .workerId(workerId)
         .leaseTtl(leaseTtl)
         .build();
+  }
+
+  /**
+   * Every secret this process loaded, for the redaction of evidence (D27, D30): the checkpoint
+   * keys, and each PostgreSQL password the environment holds ({@code RATCHET_PG_PASSWORD}, {@code
+   * RATCHET_PG_<ROLE>_PASSWORD}), marked by the variable's name. A password shorter than {@value
+   * dev.ratchet.sign.SecretRegistry#FRAGMENT_BYTES} bytes cannot be told from ordinary text and is
+   * not scanned for (docs/threat-model.md).
+   */
+  static dev.ratchet.sign.SecretRegistry loadedSecrets(
+      KeyRing ring, java.util.Map<String, String> env) {
+    dev.ratchet.sign.SecretRegistry.Builder b = dev.ratchet.sign.SecretRegistry.builder().add(ring);
+    List<String> names = new java.util.ArrayList<>(List.of(StoreSpec.PASSWORD_ENV));
+    for (PgRole r : PgRole.values()) {
+      if (r != PgRole.OWNER) {
+        names.add(r.passwordEnv());
+      }
+    }
+    for (String name : names) {
+      String value = env.get(name);
+      byte[] bytes =
+          value == null ? new byte[0] : value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      if (bytes.length >= dev.ratchet.sign.SecretRegistry.FRAGMENT_BYTES) {
+        b.add(name, bytes);
+      }
+    }
+    return b.build();
   }
 
   /** The key id in the run's stored checkpoint envelope (public; read without verifying). */
@@ -403,7 +431,9 @@ public final class Session implements AutoCloseable {
         c.state(),
         c.task().task(),
         store().inbox(c.ref().taskId(), c.ref().runId()),
-        services.clock().millis());
+        services.clock().millis(),
+        approvers,
+        reviewers);
   }
 
   /** A verified run with what was needed to verify it. */

@@ -9,6 +9,9 @@ import java.util.Objects;
  * a PostgreSQL JDBC URL. Parsing is strict so a typo never silently opens some other database.
  */
 public record StoreSpec(Kind kind, Path file, String url, PgRole role, String user) {
+  /** Where the default login's PostgreSQL password comes from (docs/cli.md). */
+  public static final String PASSWORD_ENV = "RATCHET_PG_PASSWORD";
+
   /** The store kinds the command line can name. */
   public enum Kind {
     SQLITE,
@@ -43,6 +46,17 @@ public record StoreSpec(Kind kind, Path file, String url, PgRole role, String us
       return sqlite(Path.of(path));
     }
     if (text.startsWith("jdbc:postgresql:")) {
+      if (!dev.ratchet.jdbc.Passwords.redact(text).equals(text)) {
+        // Credentials come only from the environment (docs/cli.md): refused before anything opens.
+        throw RatchetException.contract(
+            option
+                + ": '"
+                + shown(text)
+                + "' carries a password (user:PASSWORD@ or password=); a password is read only"
+                + " from the environment: remove it from the URL and set "
+                + PASSWORD_ENV
+                + " (or RATCHET_PG_<ROLE>_PASSWORD for a role's login, docs/cli.md)");
+      }
       return new StoreSpec(Kind.POSTGRESQL, null, text, null, null);
     }
     throw RatchetException.contract(

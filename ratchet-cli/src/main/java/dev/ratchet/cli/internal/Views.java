@@ -8,6 +8,7 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.Approval;
+import dev.ratchet.model.InboxVerdict;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
@@ -138,43 +139,59 @@ public final class Views {
   }
 
   /**
-   * An inbox item, described from its envelope (signer, key id and what it is for), with its
-   * status: {@code delivered}, or {@code refused: <reason>} when a worker refused it (the reason a
-   * trace event recorded with its nonce).
+   * An inbox item, described from its envelope (what it is for), with who signed it as {@code
+   * verdict} judged it (D30): {@code signer} is the trust root's name for the verifying key, null
+   * when it does not verify ({@code signature} then says why, {@code declared_signer} what the
+   * payload claims). {@code status} is {@code delivered}, or {@code refused: <reason>} when a
+   * worker refused it (the reason a trace event recorded with its nonce).
    */
-  public static JsonObject inboxItem(InboxItem item, String refusedReason) {
+  public static JsonObject inboxItem(InboxItem item, String refusedReason, InboxVerdict verdict) {
     JsonObject.Builder b =
         JsonObject.builder()
             .put("nonce", item.nonce())
             .put("kind", item.kind().name().toLowerCase(java.util.Locale.ROOT))
-            .put("status", refusedReason == null ? "delivered" : "refused: " + refusedReason);
+            .put("status", refusedReason == null ? "delivered" : "refused: " + refusedReason)
+            .put("signer", verdict.signer())
+            .put("declared_signer", verdict.declaredSigner())
+            .put("signature", verdict.verified() ? "verified" : verdict.refused().wireName());
     try {
       SignedEnvelope env = SignedEnvelope.fromJson(Json.parse(item.envelope()), "inbox");
       if (dev.ratchet.model.ApprovalRejection.isRejection(env.payload())) {
         // An approver's rejection (ADR 0072) travels as an approver decision.
         dev.ratchet.model.ApprovalRejection r =
             dev.ratchet.model.ApprovalRejection.fromJson(env.payload(), "rejection");
-        b.put("signer", r.approverId())
-            .put("action_id", r.actionId())
-            .put("decision", "reject")
-            .put("reason", r.reason());
+        b.put("action_id", r.actionId()).put("decision", "reject").put("reason", r.reason());
       } else if (item.kind() == InboxItem.Kind.APPROVAL) {
         Approval a = Approval.fromJson(env.payload(), "approval");
-        b.put("signer", a.approverId()).put("action_id", a.actionId());
+        b.put("action_id", a.actionId());
       } else if (item.kind() == InboxItem.Kind.CANCEL) {
         // An operator's cancel (ADR 0051) is not a reviewer decision: read it as what it is.
         dev.ratchet.model.CancelRequest c =
             dev.ratchet.model.CancelRequest.fromJson(env.payload(), "cancel");
-        b.put("signer", c.operatorId()).put("reason", c.reason());
+        b.put("reason", c.reason());
       } else {
         ReviewDecision d = ReviewDecision.fromJson(env.payload(), "decision");
-        b.put("signer", d.reviewerId()).put("case_id", d.caseId()).put("decision", d.decision());
+        b.put("case_id", d.caseId()).put("decision", d.decision());
       }
       b.put("key_id", env.keyId()).put("fingerprint", env.fingerprint());
     } catch (RuntimeException e) {
       b.put("unreadable", e.getMessage());
     }
     return b.build();
+  }
+
+  /** Who signed an inbox item, for a person: the trusted name, or why there is none. */
+  public static String signerText(JsonObject inboxItem) {
+    String signer = text(inboxItem, "signer");
+    if (!signer.isEmpty()) {
+      return signer;
+    }
+    return "unverified signer ("
+        + text(inboxItem, "signature")
+        + (text(inboxItem, "declared_signer").isEmpty()
+            ? ""
+            : ", claims '" + text(inboxItem, "declared_signer") + "'")
+        + ")";
   }
 
   public static JsonObject receipt(Receipt r) {
