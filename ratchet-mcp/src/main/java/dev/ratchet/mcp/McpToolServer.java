@@ -16,6 +16,7 @@ import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -76,8 +77,20 @@ public final class McpToolServer implements AutoCloseable {
     }
   }
 
-  /** Starts the SDK server on {@code transport}; it serves until the transport closes. */
+  /** Starts the SDK server on {@code transport} (stdio); it serves until the transport closes. */
   public McpSyncServer serve(McpServerTransportProvider transport, String version) {
+    return configure(McpServer.sync(transport), version);
+  }
+
+  /**
+   * Starts the SDK server on a streamable-HTTP transport: many sessions, each bound to this run
+   * (ADR 0081). Calls from every session still run one at a time on the run's thread.
+   */
+  public McpSyncServer serve(McpStreamableServerTransportProvider transport, String version) {
+    return configure(McpServer.sync(transport), version);
+  }
+
+  private McpSyncServer configure(McpServer.SyncSpecification<?> spec, String version) {
     List<McpServerFeatures.SyncToolSpecification> specs = new ArrayList<>();
     for (McpSchema.Tool tool : tools()) {
       specs.add(
@@ -86,8 +99,7 @@ public final class McpToolServer implements AutoCloseable {
               .callHandler((exchange, request) -> call(request))
               .build());
     }
-    return McpServer.sync(transport)
-        .serverInfo(NAME, version)
+    return spec.serverInfo(NAME, version)
         .jsonMapper(mapper)
         .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
         .instructions(
