@@ -122,6 +122,11 @@ class McpHttpProcessTest {
   }
 
   private static HttpResponse<String> post(URI uri, String token, String body) throws Exception {
+    return post(uri, token, body, null);
+  }
+
+  private static HttpResponse<String> post(URI uri, String token, String body, String origin)
+      throws Exception {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(uri)
             .header("Content-Type", "application/json")
@@ -129,6 +134,9 @@ class McpHttpProcessTest {
             .POST(HttpRequest.BodyPublishers.ofString(body));
     if (token != null) {
       b.header("Authorization", "Bearer " + token);
+    }
+    if (origin != null) {
+      b.header("Origin", origin);
     }
     return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
@@ -237,6 +245,9 @@ class McpHttpProcessTest {
     assertThat(trace.exit()).as(trace.all()).isZero();
     assertThat(trace.out()).contains("mcp-a-1").doesNotContain("mcp-x").doesNotContain("nope");
 
+    // A browser page (any Origin) is refused even with a valid token: DNS rebinding.
+    assertThat(post(run1, agent1, INIT, "http://evil.example").statusCode()).isEqualTo(403);
+
     // A revoked token is refused at once, by the running server.
     assertThat(cli.run("mcp-token", "revoke", "agent-1", "--home", cli.home().toString()).exit())
         .isZero();
@@ -247,5 +258,40 @@ class McpHttpProcessTest {
     assertThat(server.started.stderr() + server.started.stdout())
         .doesNotContain(agent1)
         .doesNotContain(agent2);
+  }
+
+  /**
+   * One endpoint, both protocol revisions: the SDK's legacy client negotiates 2025-11-25, its newer
+   * client speaks 2026-07-28; both list the run's tools and call them under one call_id contract.
+   */
+  @Test
+  void clientsOfBothProtocolRevisionsListAndCallTools() throws Exception {
+    String token = issue("agent", "http-1");
+    McpHttpServerProcess server = server();
+
+    McpSyncClient legacy = server.client("http-1", token);
+    assertThat(legacy.getCurrentInitializationResult().protocolVersion()).isEqualTo("2025-11-25");
+    assertThat(legacy.listTools().tools())
+        .extracting(McpSchema.Tool::name)
+        .containsExactlyInAnyOrder("create_order", "pay_order", "get_account", "check_account");
+    McpSchema.CallToolResult first =
+        McpHttpServerProcess.call(legacy, "create_order", order("both-1", "cog"));
+    assertThat(structured(first)).containsEntry("status", "executed");
+
+    io.modelcontextprotocol.modern.client.McpSyncClient modern =
+        server.modernClient("http-1", token);
+    assertThat(modern.listTools().list().tools())
+        .extracting(io.modelcontextprotocol.modern.McpSchema.Tool::name)
+        .containsExactlyInAnyOrder("create_order", "pay_order", "get_account", "check_account");
+    // The newer client's retry of the legacy client's call is the same intent: answered, not
+    // redone.
+    io.modelcontextprotocol.modern.McpSchema.CallToolResult retry =
+        modern.tool("create_order").arguments(order("both-1", "cog")).call();
+    assertThat(retry.isError()).as("%s", retry).isFalse();
+    assertThat(retry.structuredContent().toString()).contains("status=already_done");
+    io.modelcontextprotocol.modern.McpSchema.CallToolResult second =
+        modern.tool("create_order").arguments(order("both-2", "cog")).call();
+    assertThat(second.structuredContent().toString()).contains("status=executed");
+    assertThat(orders("cog")).isEqualTo(2);
   }
 }

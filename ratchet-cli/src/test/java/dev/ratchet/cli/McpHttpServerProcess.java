@@ -65,6 +65,26 @@ final class McpHttpServerProcess implements AutoCloseable {
     return client;
   }
 
+  /** A client of protocol 2026-07-28 (the SDK's newer stack) for {@code runId}'s endpoint. */
+  io.modelcontextprotocol.modern.client.McpSyncClient modernClient(String runId, String token) {
+    JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+    io.modelcontextprotocol.modern.client.transport.HttpClientMcpTransport transport =
+        io.modelcontextprotocol.modern.client.transport.HttpClientMcpTransport.builder(
+                base.resolve("runs/" + runId + "/mcp"))
+            .jsonMapper(json)
+            .requestCustomizer(
+                io.modelcontextprotocol.modern.client.transport.McpHttpRequestCustomizer.fromSync(
+                    (request, headers, context) -> headers.set("Authorization", "Bearer " + token)))
+            .build();
+    return io.modelcontextprotocol.modern.client.McpClient.sync(transport)
+        .jsonMapper(json)
+        .clientInfo(
+            io.modelcontextprotocol.modern.McpSchema.Implementation.builder("modern-test", "1")
+                .build())
+        .callTimeout(Duration.ofSeconds(60))
+        .build();
+  }
+
   static McpSchema.CallToolResult call(
       McpSyncClient client, String tool, Map<String, Object> arguments) {
     return client.callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments).build());

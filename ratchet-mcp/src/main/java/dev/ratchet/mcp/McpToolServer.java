@@ -33,6 +33,12 @@ import java.util.concurrent.Future;
 public final class McpToolServer implements AutoCloseable {
   public static final String NAME = "ratchet";
 
+  /** What the server tells every client about the tools (both protocol revisions). */
+  public static final String INSTRUCTIONS =
+      "Tools act in one durable Ratchet run. Give every write a new call_id and reuse it when you"
+          + " retry that write: a retry never writes twice. Writes that need a human approval"
+          + " return awaiting_approval; call them again later with the same call_id.";
+
   private final McpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
   private final List<ToolCatalog.Entry> catalog;
   private final ToolCalls calls;
@@ -102,11 +108,7 @@ public final class McpToolServer implements AutoCloseable {
     return spec.serverInfo(NAME, version)
         .jsonMapper(mapper)
         .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-        .instructions(
-            "Tools act in one durable Ratchet run. Give every write a new call_id and reuse it"
-                + " when you retry that write: a retry never writes twice. Writes that need a"
-                + " human approval return awaiting_approval; call them again later with the same"
-                + " call_id.")
+        .instructions(INSTRUCTIONS)
         .tools(specs)
         .build();
   }

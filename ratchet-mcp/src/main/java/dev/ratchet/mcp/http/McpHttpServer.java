@@ -5,12 +5,16 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.mcp.McpToolServer;
 import dev.ratchet.mcp.internal.BearerFilter;
 import dev.ratchet.mcp.internal.Endpoints;
+import dev.ratchet.mcp.internal.ModernProtocol;
+import dev.ratchet.mcp.internal.ProtocolSwitch;
 import dev.ratchet.mcp.internal.ResourceMetadata;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.McpTransportContextExtractor;
 import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServletRequest;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -84,19 +88,23 @@ public final class McpHttpServer implements AutoCloseable {
               .build();
       for (Map.Entry<String, McpToolServer> e : runs.entrySet()) {
         String path = Endpoints.mcpPath(e.getKey());
+        McpTransportContextExtractor<HttpServletRequest> context =
+            req ->
+                McpTransportContext.create(
+                    Map.of("client", String.valueOf(req.getAttribute(BearerFilter.CLIENT))));
         HttpServletStreamableServerTransportProvider transport =
             HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(e.getValue().jsonMapper())
                 .mcpEndpoint(path)
                 .httpHeaderValidator(validator)
-                .contextExtractor(
-                    req ->
-                        McpTransportContext.create(
-                            Map.of(
-                                "client", String.valueOf(req.getAttribute(BearerFilter.CLIENT)))))
+                .contextExtractor(context)
                 .build();
         served.add(e.getValue().serve(transport, version));
-        ServletHolder holder = new ServletHolder(transport);
+        ServletHolder holder =
+            new ServletHolder(
+                new ProtocolSwitch(
+                    transport,
+                    ModernProtocol.servlet(e.getValue(), version, path, validator, context)));
         holder.setAsyncSupported(true);
         ctx.addServlet(holder, path);
       }
