@@ -26,11 +26,18 @@ record McpListen(String host, int port) {
         throw RatchetException.contract("--http: '" + value + "' has an empty host");
       }
     }
+    int number;
     try {
-      return new McpListen(host, Integer.parseInt(port));
+      number = Integer.parseInt(port);
     } catch (NumberFormatException e) {
       throw RatchetException.contract("--http: '" + value + "' must be [HOST:]PORT");
     }
+    if (number < 0 || number > 65535) {
+      throw RatchetException.contract("--http: port " + number + " is not in 0-65535");
+    }
+    // Before any run is opened: a refused address leaves the store untouched.
+    McpHttpServer.requireLoopback(host);
+    return new McpListen(host, number);
   }
 
   /** Serves every run until the process is told to stop (SIGTERM, Ctrl-C). */

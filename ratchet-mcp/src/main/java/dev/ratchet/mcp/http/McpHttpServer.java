@@ -151,7 +151,11 @@ public final class McpHttpServer implements AutoCloseable {
     }
   }
 
-  private static void requireLoopback(String host) {
+  /**
+   * Refuses a host that is not a loopback address (or a name resolving only to loopback ones), with
+   * a message naming {@code --http}; callers check before they open anything.
+   */
+  public static void requireLoopback(String host) {
     try {
       for (InetAddress a : InetAddress.getAllByName(host)) {
         if (!a.isLoopbackAddress()) {
