@@ -203,6 +203,7 @@ class McpHttpProcessTest {
     assertThat(none.statusCode()).isEqualTo(401);
     String challenge = none.headers().firstValue("WWW-Authenticate").orElseThrow();
     assertThat(challenge).startsWith("Bearer ").contains("resource_metadata=");
+    assertThat(none.headers().firstValue("Server")).as("no container version").isEmpty();
     String metadataUrl = challenge.replaceAll(".*resource_metadata=\"([^\"]+)\".*", "$1");
     HttpResponse<String> metadata =
         HttpClient.newHttpClient()

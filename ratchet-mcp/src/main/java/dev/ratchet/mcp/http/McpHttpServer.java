@@ -26,6 +26,8 @@ import java.util.Map;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
@@ -59,7 +61,10 @@ public final class McpHttpServer implements AutoCloseable {
     this.tokens = tokens;
     this.version = version;
     this.server = new Server();
-    this.connector = new ServerConnector(server);
+    HttpConfiguration http = new HttpConfiguration();
+    // No "Server: Jetty(version)" header: nothing for a scanner to match against advisories.
+    http.setSendServerVersion(false);
+    this.connector = new ServerConnector(server, new HttpConnectionFactory(http));
     connector.setHost(host);
     connector.setPort(port);
     server.addConnector(connector);
