@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -125,6 +126,7 @@ final class McpCommand extends CliCommand {
       Ratchet ratchet = session.ratchet(Workers.id(workerId), ttl, seam);
       err().println("ratchet mcp: pid " + ProcessHandle.current().pid());
       List<McpServed> served = new ArrayList<>();
+      CountDownLatch released = new CountDownLatch(1);
       try {
         for (String id : ids) {
           served.add(McpServed.open(services, session, ratchet, tf, taskFile, id, ttl, seam, this));
@@ -135,12 +137,13 @@ final class McpCommand extends CliCommand {
         if (listen == null) {
           serveStdio(served.get(0), protocol, version);
         } else {
-          listen.serve(session.home().dir(), served, version, this::log);
+          listen.serve(session.home().dir(), served, version, this::log, released);
         }
       } finally {
         for (int i = served.size() - 1; i >= 0; i--) {
           served.get(i).close();
         }
+        released.countDown();
       }
     }
     return 0;

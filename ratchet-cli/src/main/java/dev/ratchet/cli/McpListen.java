@@ -40,11 +40,19 @@ record McpListen(String host, int port) {
     return new McpListen(host, number);
   }
 
-  /** Serves every run until the process is told to stop (SIGTERM, Ctrl-C). */
-  void serve(Path home, List<McpServed> runs, String version, Consumer<String> log)
+  /**
+   * Serves every run until the process is told to stop (SIGTERM, Ctrl-C). The stop waits (up to 10
+   * s) for {@code released}, counted down by the caller once it has closed the runs and so released
+   * their leases, before the JVM exits.
+   */
+  void serve(
+      Path home,
+      List<McpServed> runs,
+      String version,
+      Consumer<String> log,
+      CountDownLatch released)
       throws InterruptedException {
     McpTokens tokens = new McpTokens(home.resolve("mcp-tokens"));
-    CountDownLatch done = new CountDownLatch(1);
     McpHttpServer server = new McpHttpServer(host, port, tokens, version);
     try {
       for (McpServed s : runs) {
@@ -67,7 +75,7 @@ record McpListen(String host, int port) {
                 server.close();
                 try {
                   // Let the main thread release the runs' leases before the JVM exits.
-                  done.await(10, TimeUnit.SECONDS);
+                  released.await(10, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
                 }
@@ -78,7 +86,6 @@ record McpListen(String host, int port) {
       log.accept("stopping");
     } finally {
       server.close();
-      done.countDown();
     }
   }
 }

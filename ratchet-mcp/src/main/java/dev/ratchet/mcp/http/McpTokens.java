@@ -107,7 +107,11 @@ public final class McpTokens {
   public List<Grant> list() {
     List<Grant> out = new ArrayList<>();
     for (JsonObject r : records()) {
-      out.add(grant(r));
+      try {
+        out.add(grant(r));
+      } catch (RuntimeException e) {
+        // A damaged token file grants nothing, so it lists as nothing.
+      }
     }
     out.sort(java.util.Comparator.comparing(Grant::client));
     return out;
@@ -124,9 +128,13 @@ public final class McpTokens {
     byte[] digest = digest(presented);
     Grant found = null;
     for (JsonObject r : records()) {
-      byte[] stored = HexFormat.of().parseHex(text(r, "token_sha256"));
-      if (MessageDigest.isEqual(digest, stored) && found == null) {
-        found = grant(r);
+      try {
+        byte[] stored = HexFormat.of().parseHex(text(r, "token_sha256"));
+        if (MessageDigest.isEqual(digest, stored) && found == null) {
+          found = grant(r);
+        }
+      } catch (RuntimeException e) {
+        // A damaged token file grants nothing.
       }
     }
     return Optional.ofNullable(found);

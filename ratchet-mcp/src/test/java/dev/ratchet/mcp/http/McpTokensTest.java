@@ -83,4 +83,18 @@ class McpTokensTest {
         .satisfies(e -> assertThat(((RatchetException) e).code()).isEqualTo(ErrorCode.CONTRACT))
         .hasMessageContaining("already holds a token");
   }
+
+  @Test
+  void aDamagedTokenFileGrantsNothingAndBreaksNoOtherToken() throws Exception {
+    Path store = dir.resolve("mcp-tokens");
+    McpTokens tokens = new McpTokens(store);
+    String token = tokens.issue("agent", List.of("run-1"), entropy, NOW);
+    Files.writeString(
+        store.resolve("broken.json"),
+        "{\"format\":\"ratchet-mcp-token/1\",\"client\":\"broken\",\"token_sha256\":\"zz\","
+            + "\"runs\":\"run-1\",\"issued_at\":\"x\"}");
+    assertThat(tokens.authenticate(token).orElseThrow().client()).isEqualTo("agent");
+    assertThat(tokens.authenticate(McpTokens.PREFIX + "zz")).isEmpty();
+    assertThat(tokens.list()).extracting(McpTokens.Grant::client).containsExactly("agent");
+  }
 }
