@@ -1,9 +1,7 @@
 package dev.ratchet.cli;
 
 import dev.ratchet.Ratchet;
-import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.cli.internal.EndOfInput;
-import dev.ratchet.cli.internal.McpRun;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.Settings;
@@ -12,7 +10,6 @@ import dev.ratchet.cli.internal.TaskFile;
 import dev.ratchet.cli.internal.TaskRegistry;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.harness.HaltingSeam;
-import dev.ratchet.mcp.McpToolServer;
 import dev.ratchet.mcp.ServerSettings;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.seam.CrashSeam;
@@ -21,7 +18,10 @@ import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -65,8 +65,19 @@ final class McpCommand extends CliCommand {
       paramLabel = "ID",
       description =
           "The run to serve: resumed if the store holds it, else started (default: a new"
-              + " mcp-<8 random hex digits>). Pass it to keep one run across restarts.")
-  String runId;
+              + " mcp-<8 random hex digits>). Pass it to keep one run across restarts. With --http,"
+              + " repeat it to serve several runs of the task file, each at /runs/<ID>/mcp.")
+  List<String> runIds = new ArrayList<>();
+
+  @Option(
+      names = "--http",
+      paramLabel = "[HOST:]PORT",
+      description =
+          "Serve over streamable HTTP instead of stdio, on a loopback address (default host"
+              + " 127.0.0.1; port 0 picks a free one, printed on stderr). Every request needs"
+              + " 'Authorization: Bearer TOKEN' with a token from 'ratchet mcp-token issue'"
+              + " scoped to the run.")
+  String http;
 
   @Option(
       names = "--console-url",
@@ -94,63 +105,75 @@ final class McpCommand extends CliCommand {
     PrintStream protocol = System.out;
     System.setOut(System.err);
     TaskFile tf = TaskFile.load(taskFile, services.adapters());
-    String id =
-        TaskRegistry.requireRunId(
-            runId != null ? runId : "mcp-" + HexFormat.of().formatHex(services.entropy().bytes(4)));
+    McpListen listen = http == null ? null : McpListen.parse(http);
+    if (listen == null && runIds.size() > 1) {
+      throw RatchetException.contract("--run-id: stdio serves one run; serve several with --http");
+    }
+    List<String> ids = new ArrayList<>();
+    for (String id : runIds.isEmpty() ? List.of(randomRunId()) : runIds) {
+      if (ids.contains(TaskRegistry.requireRunId(id))) {
+        throw RatchetException.contract("--run-id: run " + id + " is given twice");
+      }
+      ids.add(id);
+    }
     Settings settings = common.settings(null);
     Session.preflight(settings);
     HaltingSeam halting = crashAt == null ? null : new HaltingSeam(crashAt, err());
     CrashSeam seam = halting == null ? CrashSeam.NONE : halting;
+    String version = spec.parent().version()[0].replace("ratchet ", "");
     try (Session session = Session.open(services, settings, StoreFactory.Mode.CREATE, seam)) {
-      boolean exists = !session.store().runs(id).isEmpty();
-      if (exists && !session.find(id).taskId().equals(tf.task().taskId())) {
-        throw RatchetException.contract(
-            "--run-id: run '" + id + "' belongs to another task than " + taskFile);
-      }
-      EnvironmentAdapter adapter = Session.adapter(services, tf, !exists, seam);
-      if (!exists) {
-        TaskRegistry.record(session.home(), id, tf);
-      }
       Duration ttl = Duration.ofMillis(leaseTtlMs);
       Ratchet ratchet = session.ratchet(Workers.id(workerId), ttl, seam);
       err().println("ratchet mcp: pid " + ProcessHandle.current().pid());
-      try (McpRun run = new McpRun(ratchet, tf, id, adapter, ttl, services, this::log)) {
-        run.open(exists);
+      List<McpServed> served = new ArrayList<>();
+      CountDownLatch released = new CountDownLatch(1);
+      try {
+        for (String id : ids) {
+          served.add(McpServed.open(services, session, ratchet, tf, taskFile, id, ttl, seam, this));
+        }
         if (halting != null) {
           halting.arm();
         }
-        ServerSettings ss =
-            new ServerSettings(
-                id,
-                "ratchet approve " + id + " --home " + session.home().dir() + " --approver NAME",
-                consoleUrl,
-                !"workspace".equals(tf.task().adapter()));
-        try (McpToolServer server =
-            new McpToolServer(run, tf.task(), adapter, ss, services.entropy())) {
-          EndOfInput in = new EndOfInput(System.in);
-          McpSyncServer mcp =
-              server.serve(
-                  new StdioServerTransportProvider(server.jsonMapper(), in, protocol),
-                  spec.parent().version()[0].replace("ratchet ", ""));
-          log("serving " + server.tools().size() + " tools of run " + id + " on stdio");
-          in.await();
-          log("the client closed stdin; stopping");
-          mcp.closeGracefully();
+        if (listen == null) {
+          serveStdio(served.get(0), protocol, version);
+        } else {
+          listen.serve(session.home().dir(), served, version, this::log, released);
         }
       } finally {
-        if (adapter instanceof AutoCloseable c) {
-          try {
-            c.close();
-          } catch (Exception e) {
-            // Closing an adapter changes nothing it committed.
-          }
+        for (int i = served.size() - 1; i >= 0; i--) {
+          served.get(i).close();
         }
+        released.countDown();
       }
     }
     return 0;
   }
 
-  private void log(String line) {
+  private String randomRunId() {
+    return "mcp-" + HexFormat.of().formatHex(services.entropy().bytes(4));
+  }
+
+  ServerSettings settingsOf(String id, Path home, TaskFile tf) {
+    return new ServerSettings(
+        id,
+        "ratchet approve " + id + " --home " + home + " --approver NAME",
+        consoleUrl,
+        !"workspace".equals(tf.task().adapter()));
+  }
+
+  private void serveStdio(McpServed s, PrintStream protocol, String version)
+      throws InterruptedException {
+    EndOfInput in = new EndOfInput(System.in);
+    McpSyncServer mcp =
+        s.tools()
+            .serve(new StdioServerTransportProvider(s.tools().jsonMapper(), in, protocol), version);
+    log("serving " + s.tools().tools().size() + " tools of run " + s.id() + " on stdio");
+    in.await();
+    log("the client closed stdin; stopping");
+    mcp.closeGracefully();
+  }
+
+  void log(String line) {
     err().println("ratchet mcp: " + line);
     err().flush();
   }

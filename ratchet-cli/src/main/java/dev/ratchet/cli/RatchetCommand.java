@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
       ServeLedgerCommand.class,
       ConsoleCommand.class,
       McpCommand.class,
+      McpTokenCommand.class,
       DbCommand.class
     })
 final class RatchetCommand implements Runnable {

@@ -14,14 +14,20 @@ import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A run's permitted action kinds served as MCP tools (ADR 0080). Every call runs on one thread that
@@ -32,6 +38,16 @@ import java.util.concurrent.Future;
 public final class McpToolServer implements AutoCloseable {
   public static final String NAME = "ratchet";
 
+  /** What the server tells every client about the tools (both protocol revisions). */
+  public static final String INSTRUCTIONS =
+      "Tools act in one durable Ratchet run. Give every write a new call_id and reuse it when you"
+          + " retry that write: a retry never writes twice. Writes that need a human approval"
+          + " return awaiting_approval; call them again later with the same call_id.";
+
+  /** How often a waiting call reports progress (to clients that asked for it). */
+  public static final Duration PROGRESS_EVERY = Duration.ofSeconds(1);
+
+  private final String runId;
   private final McpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
   private final List<ToolCatalog.Entry> catalog;
   private final ToolCalls calls;
@@ -49,6 +65,7 @@ public final class McpToolServer implements AutoCloseable {
       EnvironmentAdapter adapter,
       ServerSettings settings,
       Entropy entropy) {
+    this.runId = settings.runId();
     JsonBridge json = new JsonBridge(mapper);
     this.catalog = ToolCatalog.of(task, adapter.actionSpecs(), settings, json);
     this.calls = new ToolCalls(access, adapter, catalog, json, settings, entropy);
@@ -76,25 +93,75 @@ public final class McpToolServer implements AutoCloseable {
     }
   }
 
-  /** Starts the SDK server on {@code transport}; it serves until the transport closes. */
+  /**
+   * Runs one call and, while it waits — queued behind another call of the run, or running (a lease
+   * to win back, an effect in flight) — sends {@code exchange} a progress notification every {@code
+   * every} when the request carries a progress token. The notifications only inform: the call's
+   * outcome is the same with or without them.
+   */
+  public McpSchema.CallToolResult call(
+      McpSchema.CallToolRequest request, McpSyncServerExchange exchange, Duration every) {
+    Object token = request.progressToken();
+    if (token == null || exchange == null) {
+      return call(request);
+    }
+    AtomicBoolean started = new AtomicBoolean();
+    Future<McpSchema.CallToolResult> f =
+        runThread.submit(
+            () -> {
+              started.set(true);
+              return calls.call(request);
+            });
+    int ticks = 0;
+    while (true) {
+      try {
+        return f.get(every.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        ticks++;
+        String message =
+            started.get()
+                ? "the call is in progress in run " + runId
+                : "waiting for another call of run " + runId + " to finish";
+        exchange.progressNotification(
+            new McpSchema.ProgressNotification(token, (double) ticks, null, message, null));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new RatchetException(ErrorCode.INTERNAL, "the call was abandoned by its caller");
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        throw new RatchetException(ErrorCode.INTERNAL, "tool call failed", e.getCause());
+      }
+    }
+  }
+
+  /** Starts the SDK server on {@code transport} (stdio); it serves until the transport closes. */
   public McpSyncServer serve(McpServerTransportProvider transport, String version) {
+    return configure(McpServer.sync(transport), version);
+  }
+
+  /**
+   * Starts the SDK server on a streamable-HTTP transport: many sessions, each bound to this run
+   * (ADR 0081). Calls from every session still run one at a time on the run's thread.
+   */
+  public McpSyncServer serve(McpStreamableServerTransportProvider transport, String version) {
+    return configure(McpServer.sync(transport), version);
+  }
+
+  private McpSyncServer configure(McpServer.SyncSpecification<?> spec, String version) {
     List<McpServerFeatures.SyncToolSpecification> specs = new ArrayList<>();
     for (McpSchema.Tool tool : tools()) {
       specs.add(
           McpServerFeatures.SyncToolSpecification.builder()
               .tool(tool)
-              .callHandler((exchange, request) -> call(request))
+              .callHandler((exchange, request) -> call(request, exchange, PROGRESS_EVERY))
               .build());
     }
-    return McpServer.sync(transport)
-        .serverInfo(NAME, version)
+    return spec.serverInfo(NAME, version)
         .jsonMapper(mapper)
         .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
-        .instructions(
-            "Tools act in one durable Ratchet run. Give every write a new call_id and reuse it"
-                + " when you retry that write: a retry never writes twice. Writes that need a"
-                + " human approval return awaiting_approval; call them again later with the same"
-                + " call_id.")
+        .instructions(INSTRUCTIONS)
         .tools(specs)
         .build();
   }

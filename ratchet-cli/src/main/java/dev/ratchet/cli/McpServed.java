@@ -1,0 +1,77 @@
+package dev.ratchet.cli;
+
+import dev.ratchet.Ratchet;
+import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.cli.internal.McpRun;
+import dev.ratchet.cli.internal.Services;
+import dev.ratchet.cli.internal.Session;
+import dev.ratchet.cli.internal.TaskFile;
+import dev.ratchet.cli.internal.TaskRegistry;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.mcp.McpToolServer;
+import dev.ratchet.seam.CrashSeam;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** One run {@code ratchet mcp} serves: its adapter, its lease-holding run and its tools. */
+record McpServed(String id, EnvironmentAdapter adapter, McpRun run, McpToolServer tools)
+    implements AutoCloseable {
+
+  /** Starts or resumes run {@code id} of {@code tf} (recovery first) and builds its tools. */
+  static McpServed open(
+      Services services,
+      Session session,
+      Ratchet ratchet,
+      TaskFile tf,
+      Path taskFile,
+      String id,
+      Duration ttl,
+      CrashSeam seam,
+      McpCommand command) {
+    boolean exists = !session.store().runs(id).isEmpty();
+    if (exists && !session.find(id).taskId().equals(tf.task().taskId())) {
+      throw RatchetException.contract(
+          "--run-id: run '" + id + "' belongs to another task than " + taskFile);
+    }
+    EnvironmentAdapter adapter = Session.adapter(services, tf, !exists, seam);
+    McpRun run = null;
+    try {
+      if (!exists) {
+        TaskRegistry.record(session.home(), id, tf);
+      }
+      run = new McpRun(ratchet, tf, id, adapter, ttl, services, command::log);
+      run.open(exists);
+      McpToolServer tools =
+          new McpToolServer(
+              run,
+              tf.task(),
+              adapter,
+              command.settingsOf(id, session.home().dir(), tf),
+              services.entropy());
+      return new McpServed(id, adapter, run, tools);
+    } catch (RuntimeException e) {
+      if (run != null) {
+        run.close();
+      }
+      closeAdapter(adapter);
+      throw e;
+    }
+  }
+
+  @Override
+  public void close() {
+    tools.close();
+    run.close();
+    closeAdapter(adapter);
+  }
+
+  private static void closeAdapter(EnvironmentAdapter adapter) {
+    if (adapter instanceof AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        // Closing an adapter changes nothing it committed.
+      }
+    }
+  }
+}

@@ -1,0 +1,170 @@
+package dev.ratchet.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratchet.harness.ledger.ReferenceService;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.Json;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.json.JsonString;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two {@code ratchet mcp --http} processes on one PostgreSQL store serving the same run (the local
+ * service, a schema of its own; required when {@code CI=true}): a call_id is executed once, by
+ * whichever holds the run's lease, however the calls reach the two servers.
+ */
+class McpHttpPostgresTest {
+  private static final String URL = "jdbc:postgresql://127.0.0.1:5432/test";
+  private static final String USER = "postgres";
+
+  @TempDir Path dir;
+  private String schema;
+  private ReferenceService ledger;
+  private McpHttpServerProcess a;
+  private McpHttpServerProcess b;
+
+  @BeforeEach
+  void requirePostgres() {
+    try (Connection c = DriverManager.getConnection(URL, USER, null)) {
+      if (!c.isValid(5)) {
+        throw new SQLException("connection is not valid");
+      }
+      schema = "mcp_http_" + ProcessHandle.current().pid() + "_" + System.nanoTime() % 100_000;
+    } catch (SQLException e) {
+      String reason = "PostgreSQL at " + URL + " is not reachable (" + e.getMessage() + ")";
+      if ("true".equals(System.getenv("CI"))) {
+        throw new IllegalStateException("CI=true requires " + reason, e);
+      }
+      System.err.println("SKIPPED McpHttpPostgresTest: " + reason + "; set CI=true to require it");
+      Assumptions.abort(reason);
+    }
+  }
+
+  @AfterEach
+  void tearDown() throws SQLException {
+    for (McpHttpServerProcess p : new McpHttpServerProcess[] {a, b}) {
+      if (p != null) {
+        p.close();
+      }
+    }
+    if (ledger != null) {
+      ledger.close();
+    }
+    if (schema == null) {
+      return;
+    }
+    try (Connection c = DriverManager.getConnection(URL, USER, null);
+        Statement s = c.createStatement()) {
+      s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    }
+  }
+
+  private static Map<String, Object> order(String callId) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("call_id", callId);
+    m.put("account", "acme");
+    m.put("sku", "pg-" + callId);
+    m.put("quantity", 1);
+    m.put("unit_price_cents", 100);
+    return m;
+  }
+
+  private long orders(String callId) {
+    return ledger.orders().stream()
+        .filter(o -> ("pg-" + callId).equals(((JsonString) o.get("sku").orElseThrow()).value()))
+        .count();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Object status(McpSchema.CallToolResult r) {
+    return ((Map<String, Object>) r.structuredContent()).get("status");
+  }
+
+  @Test
+  void twoServersOnOneStoreNeverExecuteACallIdTwice() throws Exception {
+    ProcessCli cli = new ProcessCli(Files.createDirectories(dir.resolve("work"))).keys();
+    cli.env.put("RATCHET_PG_USER", USER);
+    cli.env.put("RATCHET_PG_SCHEMA", schema);
+    ledger = ReferenceService.start(dir.resolve("ledger.db"), 0);
+    JsonObject json =
+        (JsonObject) Json.parse(Files.readString(Path.of("../examples/http/acme-orders.json")));
+    json =
+        json.with(
+            "connect",
+            JsonObject.builder()
+                .put("base_url", ledger.uri().toString())
+                .put("client_secret_file", ledger.clientSecretFile().toAbsolutePath().toString())
+                .build());
+    Path task = dir.resolve("orders.json");
+    Files.writeString(task, Canonical.string(json));
+    ProcessCli.Result issued =
+        cli.run(
+            "mcp-token",
+            "issue",
+            "--client",
+            "agent",
+            "--run",
+            "pg-1",
+            "--home",
+            cli.home().toString());
+    assertThat(issued.exit()).as(issued.all()).isZero();
+    String token = issued.out().strip();
+    List<String> args =
+        List.of(
+            "mcp",
+            task.toString(),
+            "--run-id",
+            "pg-1",
+            "--home",
+            cli.home().toString(),
+            "--store=" + URL,
+            "--http",
+            "127.0.0.1:0",
+            "--lease-ttl-ms",
+            "3000");
+    a = new McpHttpServerProcess(cli, args.toArray(String[]::new));
+    b = new McpHttpServerProcess(cli, args.toArray(String[]::new));
+    McpSyncClient ca = a.client("pg-1", token);
+    McpSyncClient cb = b.client("pg-1", token);
+
+    // One behind the other: the second server answers the first's call from the run's records.
+    McpSchema.CallToolResult first = McpHttpServerProcess.call(ca, "create_order", order("c1"));
+    assertThat(first.isError()).as("%s", first).isFalse();
+    McpSchema.CallToolResult again = McpHttpServerProcess.call(cb, "create_order", order("c1"));
+    assertThat(again.isError()).as("%s", again).isFalse();
+    assertThat(status(again)).isEqualTo("already_done");
+    assertThat(orders("c1")).isEqualTo(1);
+
+    // Both at once, the same call_id: one executes, the other answers it; the service counts one.
+    CompletableFuture<McpSchema.CallToolResult> viaA =
+        CompletableFuture.supplyAsync(
+            () -> McpHttpServerProcess.call(ca, "create_order", order("c2")));
+    CompletableFuture<McpSchema.CallToolResult> viaB =
+        CompletableFuture.supplyAsync(
+            () -> McpHttpServerProcess.call(cb, "create_order", order("c2")));
+    McpSchema.CallToolResult ra = viaA.get(90, TimeUnit.SECONDS);
+    McpSchema.CallToolResult rb = viaB.get(90, TimeUnit.SECONDS);
+    assertThat(ra.isError()).as("%s", ra).isFalse();
+    assertThat(rb.isError()).as("%s", rb).isFalse();
+    assertThat(List.of(status(ra), status(rb))).contains("already_done");
+    assertThat(orders("c2")).isEqualTo(1);
+  }
+}

@@ -1,0 +1,150 @@
+package dev.ratchet.mcp.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ratchet.Run;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.mcp.McpToolServer;
+import dev.ratchet.mcp.RunAccess;
+import dev.ratchet.mcp.ServerSettings;
+import dev.ratchet.model.TaskSpec;
+import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.testkit.InMemoryWorkspace;
+import dev.ratchet.testkit.RuntimeFixture;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The HTTP server in process, over a real in-memory run: what a waiting call tells its client. */
+class McpHttpServerTest {
+  @TempDir Path dir;
+  private McpHttpServer http;
+  private McpToolServer tools;
+  private final CountDownLatch inEffect = new CountDownLatch(1);
+  private final CountDownLatch release = new CountDownLatch(1);
+
+  @AfterEach
+  void tearDown() {
+    release.countDown();
+    if (http != null) {
+      http.close();
+    }
+    if (tools != null) {
+      tools.close();
+    }
+  }
+
+  private static McpSyncClient client(
+      URI base, String token, List<McpSchema.ProgressNotification> progress) {
+    HttpClientStreamableHttpTransport transport =
+        HttpClientStreamableHttpTransport.builder(base.toString())
+            .endpoint("/runs/run-1/mcp")
+            .jsonMapper(new JacksonMcpJsonMapper(new ObjectMapper()))
+            .addHttpRequestCustomizer(
+                (request, method, uri, body, context) ->
+                    request.header("Authorization", "Bearer " + token))
+            .build();
+    McpSyncClient c =
+        McpClient.sync(transport)
+            .requestTimeout(Duration.ofSeconds(30))
+            .progressConsumer(progress::add)
+            .build();
+    c.initialize();
+    return c;
+  }
+
+  private static McpSchema.CallToolRequest write(String callId, String path, Object token) {
+    McpSchema.CallToolRequest.Builder b =
+        McpSchema.CallToolRequest.builder("write_file")
+            .arguments(Map.of("call_id", callId, "path", path, "content", "x\n"));
+    if (token != null) {
+      b.progressToken(token);
+    }
+    return b.build();
+  }
+
+  @Test
+  void aCallQueuedBehindAnotherReportsProgressOnlyToAClientThatAskedForIt() throws Exception {
+    RuntimeFixture f = RuntimeFixture.inMemory(41);
+    TaskSpec task = f.task();
+    InMemoryWorkspace ws = f.workspace();
+    ws.crashSeam(
+        point -> {
+          // The first write holds the run's thread inside its effect until the test lets go.
+          if (point == CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT && inEffect.getCount() > 0) {
+            inEffect.countDown();
+            try {
+              release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        });
+    Run run = f.ratchet("mcp-test").start(task, "run-1", ws);
+    RunAccess access =
+        new RunAccess() {
+          @Override
+          public Run current() {
+            return run;
+          }
+
+          @Override
+          public Run reacquire() {
+            throw RatchetException.contract("no second lease in this test");
+          }
+        };
+    tools =
+        new McpToolServer(
+            access,
+            task,
+            ws,
+            new ServerSettings("run-1", "ratchet approve run-1 --approver NAME", null, false),
+            f.entropy);
+    McpTokens tokens = new McpTokens(dir.resolve("mcp-tokens"));
+    String token = tokens.issue("agent", List.of("run-1"), f.entropy, Instant.EPOCH);
+    http = new McpHttpServer("127.0.0.1", 0, tokens, "test").mount("run-1", tools);
+    URI base = http.start();
+
+    List<McpSchema.ProgressNotification> quiet = new CopyOnWriteArrayList<>();
+    List<McpSchema.ProgressNotification> asked = new CopyOnWriteArrayList<>();
+    McpSyncClient first = client(base, token, quiet);
+    McpSyncClient second = client(base, token, asked);
+    CompletableFuture<McpSchema.CallToolResult> held =
+        CompletableFuture.supplyAsync(() -> first.callTool(write("w-1", "app.py", null)));
+    assertThat(inEffect.await(30, TimeUnit.SECONDS)).isTrue();
+    CompletableFuture<McpSchema.CallToolResult> queued =
+        CompletableFuture.supplyAsync(() -> second.callTool(write("w-2", "log.txt", "p-7")));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (asked.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(queued).isNotDone();
+    release.countDown();
+
+    assertThat(held.get(30, TimeUnit.SECONDS).isError()).isFalse();
+    McpSchema.CallToolResult done = queued.get(30, TimeUnit.SECONDS);
+    assertThat(done.isError()).as("%s", done).isFalse();
+    assertThat(asked).isNotEmpty();
+    assertThat(asked.get(0).progressToken()).isEqualTo("p-7");
+    assertThat(asked.get(0).message()).contains("waiting for another call of run run-1");
+    assertThat(asked).extracting(McpSchema.ProgressNotification::progress).isSorted();
+    assertThat(quiet).as("a call without a progress token gets none").isEmpty();
+    assertThat(ws.ledger()).hasSize(2);
+  }
+}
