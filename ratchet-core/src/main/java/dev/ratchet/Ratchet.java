@@ -275,9 +275,31 @@ public final class Ratchet {
         workerId,
         leaseTtl,
         RunContext.specsFor(task, declarations),
-        secrets,
+        withCredentials(secrets, environment),
         monotonic,
         leaseMargin);
+  }
+
+  /**
+   * The registry evidence is redacted against, plus the secrets the adapter holds (issue 36: a
+   * service's client secret); unchanged when redaction is off (an empty registry).
+   */
+  private static SecretRegistry withCredentials(SecretRegistry keys, EnvironmentAdapter adapter) {
+    if (keys.isEmpty()) {
+      return keys;
+    }
+    SecretRegistry out = keys;
+    for (java.util.Map.Entry<String, byte[]> c : adapter.credentials().entrySet()) {
+      byte[] secret = c.getValue();
+      try {
+        if (secret.length >= SecretRegistry.FRAGMENT_BYTES) { // shorter is ordinary text
+          out = out.with(c.getKey(), secret);
+        }
+      } finally {
+        java.util.Arrays.fill(secret, (byte) 0);
+      }
+    }
+    return out;
   }
 
   /** Configures a {@link Ratchet}; the clock and entropy default to the system seams. */

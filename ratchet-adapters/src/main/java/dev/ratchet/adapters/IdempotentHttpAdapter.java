@@ -70,6 +70,12 @@ public final class IdempotentHttpAdapter implements EnvironmentAdapter {
     this.crash = Objects.requireNonNull(seam);
   }
 
+  /** The service's client secret, so the runtime redacts it from evidence (issue 36, D27). */
+  @Override
+  public java.util.Map<String, byte[]> credentials() {
+    return http.credentials();
+  }
+
   @Override
   public String namespace() {
     return namespace;

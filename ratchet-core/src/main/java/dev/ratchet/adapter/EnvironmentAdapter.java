@@ -49,6 +49,15 @@ public interface EnvironmentAdapter {
     return Optional.empty();
   }
 
+  /**
+   * The secrets this adapter holds to reach its environment (a service's client secret), by a short
+   * id, so the runtime can redact them from evidence as it redacts its own keys (D27): the runtime
+   * never stores, logs or sends them. Default: none. Implementations return copies.
+   */
+  default java.util.Map<String, byte[]> credentials() {
+    return java.util.Map.of();
+  }
+
   /** Performs a write at most once per key (see the class contract). */
   AdapterOutcome execute(
       WriteIntent intent, String idempotencyKey, Fence fence, ApprovalBinding approval);

@@ -48,6 +48,11 @@ public abstract class ForwardingAdapter implements EnvironmentAdapter {
   }
 
   @Override
+  public java.util.Map<String, byte[]> credentials() {
+    return delegate.credentials();
+  }
+
+  @Override
   public Optional<Receipt> lookup(String key) {
     return delegate.lookup(key);
   }

@@ -30,6 +30,15 @@ public final class HttpCalls {
   private final int maxResponseBytes;
   private final String clientSecret;
 
+  /** The client secret's bytes (a copy; empty for none), for redaction only. */
+  public java.util.Map<String, byte[]> credentials() {
+    return clientSecret == null
+        ? java.util.Map.of()
+        : java.util.Map.of(
+            "service-client-secret",
+            clientSecret.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   /** {@code clientSecret} (null for none) is sent on every request as a bearer token. */
   public HttpCalls(URI base, Duration timeout, int maxResponseBytes, String clientSecret) {
     this.base = base;
