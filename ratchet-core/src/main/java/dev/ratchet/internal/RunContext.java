@@ -86,13 +86,13 @@ public record RunContext(
    * namespace and refuses every environment call.
    */
   public static EnvironmentAdapter detachedAdapter(TaskSpec task) {
-    return new DetachedAdapter(task.adapter(), java.util.List.of());
+    return new dev.ratchet.adapter.DeclaredAdapter(task.adapter(), java.util.List.of());
   }
 
   /** Declarations only: {@code namespace} and {@code specs}; every environment call refused. */
   public static EnvironmentAdapter declarations(
       String namespace, java.util.List<dev.ratchet.adapter.ActionSpec> specs) {
-    return new DetachedAdapter(namespace, specs);
+    return new dev.ratchet.adapter.DeclaredAdapter(namespace, specs);
   }
 
   long nowMs() {

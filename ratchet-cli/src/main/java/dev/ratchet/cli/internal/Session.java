@@ -415,14 +415,25 @@ public final class Session implements AutoCloseable {
     return ServiceAdapter.wrap(adapter);
   }
 
-  /** A run's checked context: its task file, adapter and verified state (nothing executed). */
+  /**
+   * A run's checked context: its task file, the adapter's declarations and the verified state.
+   * Nothing is executed and no adapter is opened (D30: operator surfaces run no adapter tooling
+   * against the environment): the provider declares the action specs, and the adapter in the result
+   * refuses every environment call.
+   */
   public Checked check(String runId) {
     CheckpointStore.RunRef ref = find(runId);
     TaskFile tf = taskFor(ref);
-    EnvironmentAdapter adapter = adapter(tf, false);
+    AdapterRegistry adapters = services.adapters();
+    EnvironmentAdapter declared =
+        new dev.ratchet.adapter.DeclaredAdapter(
+            tf.task().adapter(),
+            adapters
+                .get("task.adapter", tf.task().adapter())
+                .actionSpecs(tf.task().environment(), adapters.context()));
     RunState state =
-        ratchet("cli-verify", DEFAULT_LEASE_TTL, CrashSeam.NONE).verify(tf.task(), runId, adapter);
-    return new Checked(ref, tf, adapter, state);
+        ratchet("cli-verify", DEFAULT_LEASE_TTL, CrashSeam.NONE).verify(tf.task(), runId, declared);
+    return new Checked(ref, tf, declared, state);
   }
 
   /** What the checked run waits for from a person, judged now (issue 17). */

@@ -1,13 +1,5 @@
-package dev.ratchet.internal;
+package dev.ratchet.adapter;
 
-import dev.ratchet.adapter.ActionSpec;
-import dev.ratchet.adapter.AdapterOutcome;
-import dev.ratchet.adapter.ApprovalBinding;
-import dev.ratchet.adapter.EnvironmentAdapter;
-import dev.ratchet.adapter.Observation;
-import dev.ratchet.adapter.Receipt;
-import dev.ratchet.adapter.Verification;
-import dev.ratchet.adapter.WriteIntent;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
@@ -16,13 +8,15 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The adapter of an operation that needs only the adapter's declarations (verify, re-sign): it
- * names the task's namespace and the action specs it was given, and refuses every environment call
- * with {@code INTERNAL}, so such an operation provably never touches the environment.
+ * The adapter of an operation that needs only the adapter's declarations (verify, re-sign, and
+ * every operator surface: status, inspect, approve, review, the console; SPEC D30): it names the
+ * task's namespace and the action specs it was given, and refuses every environment call with
+ * {@code INTERNAL}, so such an operation provably never runs adapter tooling against the
+ * environment.
  */
-record DetachedAdapter(String namespace, List<ActionSpec> actionSpecs)
+public record DeclaredAdapter(String namespace, List<ActionSpec> actionSpecs)
     implements EnvironmentAdapter {
-  DetachedAdapter {
+  public DeclaredAdapter {
     actionSpecs = List.copyOf(actionSpecs);
   }
 
