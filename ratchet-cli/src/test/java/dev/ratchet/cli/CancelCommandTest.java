@@ -81,6 +81,13 @@ class CancelCommandTest {
     assertThat(frozen.out()).contains("did frozen");
     assertThat(frozen.err()).contains("needs_review (cancel_requested");
     assertThat(h.workspace.ledger()).as("the approved write did not run").hasSize(1);
+    // Issue 39: the review says what each decision will do to this case.
+    MemoryHarness.Result show = h.run("review", "show", "r1");
+    assertThat(show.exit()).as(show.err()).isZero();
+    assertThat(show.out())
+        .contains("replan             the pending write's key is quarantined")
+        .contains(
+            "abort              the run ends failed (cancel_reviewed); the pending write never runs");
     // Issue 39: approving a frozen run says what is pending and who must act, not "no write".
     MemoryHarness.Result approveFrozen = h.run("approve", "r1", "--approver", "alice");
     assertThat(approveFrozen.exit()).isEqualTo(2);
