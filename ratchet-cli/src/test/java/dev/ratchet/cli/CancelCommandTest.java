@@ -59,6 +59,11 @@ class CancelCommandTest {
         .contains("operator_cancelled")
         .contains("wrong ticket");
     assertThat(h.workspace.ledger()).isEmpty();
+    // Issue 39: who cancelled and why, where the run is listed.
+    MemoryHarness.Result status = h.run("status", "r2", "--task", task.toString());
+    assertThat(status.out()).contains("r2: cancelled by olga: wrong ticket");
+    assertThat(h.run("status", "r2", "--task", task.toString(), "--json").out())
+        .contains("\"cancel\":{\"operator_id\":\"olga\",\"reason\":\"wrong ticket\"}");
 
     MemoryHarness.Result again = h.run("cancel", "r2", "--operator", "olga", "--task", "" + task);
     assertThat(again.exit()).isEqualTo(2);
@@ -81,6 +86,7 @@ class CancelCommandTest {
     assertThat(frozen.out()).contains("did frozen");
     assertThat(frozen.err()).contains("needs_review (cancel_requested");
     assertThat(h.workspace.ledger()).as("the approved write did not run").hasSize(1);
+    assertThat(h.run("status", "r1").out()).contains("r1: cancelled by olga");
     // Issue 39: the review says what each decision will do to this case.
     MemoryHarness.Result show = h.run("review", "show", "r1");
     assertThat(show.exit()).as(show.err()).isZero();

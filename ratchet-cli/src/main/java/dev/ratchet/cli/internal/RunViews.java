@@ -104,15 +104,53 @@ public final class RunViews {
    */
   public static JsonObject status(Session session, CheckpointStore.RunRef ref, long now) {
     Session.Checked c = session.check(ref.runId());
-    return Views.run(
-        ref.runId(),
-        ref.taskId(),
-        ref.generation(),
-        c.state(),
-        c.task().plan().size(),
-        session.heldLease(ref.runId()),
-        session.waiting(c),
-        now);
+    JsonObject view =
+        Views.run(
+            ref.runId(),
+            ref.taskId(),
+            ref.generation(),
+            c.state(),
+            c.task().plan().size(),
+            session.heldLease(ref.runId()),
+            session.waiting(c),
+            now);
+    JsonObject cancel = cancel(session, ref, c.state());
+    return cancel == null ? view : view.with("cancel", cancel);
+  }
+
+  /** Trace outcomes that carry an operator's signed cancel (who and why). */
+  private static final java.util.Set<String> CANCEL_EVENTS =
+      java.util.Set.of("operator_cancelled", "cancel_requested");
+
+  /**
+   * Who cancelled a run and why (issue 39), from the audited trace, for a run a cancel ended or
+   * froze: {@code {operator_id, reason}}; null for any other run (no trace is read for those).
+   */
+  static JsonObject cancel(Session session, CheckpointStore.RunRef ref, RunState s) {
+    String stop = s.stopReason() == null ? "" : s.stopReason();
+    boolean cancelled =
+        stop.equals("cancelled_by_operator")
+            || stop.equals("cancel_reviewed")
+            || (s.review() != null && ReviewCase.CANCEL_REQUESTED.equals(s.review().reason()));
+    if (!cancelled) {
+      return null;
+    }
+    long count = ChainAudit.verify(session.store(), ref.taskId(), ref.runId(), s, RecordSet.TRACE);
+    JsonObject found = null;
+    for (JsonObject e :
+        Records.bodies(
+            Records.upTo(session.store(), ref.taskId(), ref.runId(), RecordSet.TRACE, count))) {
+      if (e.get("outcome").orElse(null) instanceof dev.ratchet.json.JsonString o
+          && CANCEL_EVENTS.contains(o.value())
+          && e.get("detail").orElse(null) instanceof JsonObject d) {
+        found =
+            JsonObject.builder()
+                .put("operator_id", Views.text(d, "operator_id"))
+                .put("reason", Views.text(d, "cancel_reason"))
+                .build();
+      }
+    }
+    return found;
   }
 
   /**
