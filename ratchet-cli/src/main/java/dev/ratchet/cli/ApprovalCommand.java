@@ -124,9 +124,8 @@ abstract class ApprovalCommand extends CliCommand {
                   + Instant.ofEpochMilli(a.expiresAtMs())
                   + " or proposal "
                   + a.expiresAtProposal()
-                  + "); 'ratchet resume "
-                  + runId
-                  + "' executes the write");
+                  + "); "
+                  + session.whoActsNext(c.ref().taskId(), runId, "executes the write"));
       return 0;
     }
   }

@@ -122,9 +122,8 @@ final class CancelCommand extends CliCommand {
                       .heldLease(target.runId)
                       .map(l -> " (leased now by " + l.owner() + ": once it lets go)")
                       .orElse("")
-                  + ": 'ratchet resume "
-                  + target.runId
-                  + "'");
+                  + ": "
+                  + session.whoActsNext(checked.ref().taskId(), target.runId, "consumes it"));
       return 0;
     }
   }

@@ -103,10 +103,8 @@ final class RejectCommand extends CliCommand {
                   + target.runId
                   + " (nonce "
                   + r.nonce()
-                  + "); the write is dropped without running when the run's worker next"
-                  + " consumes it: 'ratchet resume "
-                  + target.runId
-                  + "'");
+                  + "); the write is dropped without running when it is consumed: "
+                  + session.whoActsNext(c.ref().taskId(), target.runId, "consumes it"));
       return 0;
     }
   }

@@ -289,9 +289,8 @@ final class ReviewCommand implements Runnable {
                     + d.nonce()
                     + ", bound to the stored environment revision "
                     + rc.observation().revision()
-                    + "); 'ratchet resume "
-                    + target.runId
-                    + "' applies it");
+                    + "); "
+                    + session.whoActsNext(c.ref().taskId(), target.runId, "applies it"));
         return 0;
       }
     }

@@ -49,7 +49,8 @@ class ApproveCommandTest {
         .contains("target:    log.txt")
         .contains("arguments: {\"content\":\"fixed\\n\",\"path\":\"log.txt\"}")
         .contains("intent:    " + text(pending, "intent_digest"))
-        .contains("by alice (key ");
+        .contains("by alice (key ")
+        .contains("'ratchet resume r1' executes the write"); // run by hand: no worker drives it
     assertThat(inbox("r1")).hasSize(1);
   }
 

@@ -63,6 +63,10 @@ class WorkerProcessTest {
 
         ProcessCli.Result approve = c.run("approve", "o1", "--approver", "alice");
         assertThat(approve.exit()).as(approve.all()).isZero();
+        // Issue 39: the hint is true to who drives the run: a worker, not 'ratchet resume'.
+        assertThat(approve.out())
+            .contains("a worker claims the run and executes the write (no resume needed)")
+            .doesNotContain("'ratchet resume o1'");
         await(second, s -> s.contains("run o1: ended"), false);
       } finally {
         second.process().destroyForcibly();

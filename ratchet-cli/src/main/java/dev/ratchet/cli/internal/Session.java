@@ -187,6 +187,28 @@ public final class Session implements AutoCloseable {
    * The store's scheduling side (D33): what {@code submit} and {@code worker} need; {@code
    * CONTRACT} naming {@code command} when the opened store offers none.
    */
+  /**
+   * Who acts on a delivered decision next, in words true to who drives the run (issue 39): a run
+   * with a live scheduling row is driven by workers, so one claims it (no command to type);
+   * otherwise {@code 'ratchet resume RUN'} does. {@code does} says what that action does.
+   */
+  public String whoActsNext(String taskId, String runId, String does) {
+    boolean workers =
+        schedulingIfAny()
+            .map(
+                s ->
+                    s.scheduled().stream()
+                        .anyMatch(
+                            r ->
+                                r.taskId().equals(taskId)
+                                    && r.runId().equals(runId)
+                                    && !r.state().equals("ended")))
+            .orElse(false);
+    return workers
+        ? "a worker claims the run and " + does + " (no resume needed)"
+        : "'ratchet resume " + runId + "' " + does;
+  }
+
   /** The store's scheduling side when it has one (SQLite, PostgreSQL, the in-memory store). */
   public Optional<dev.ratchet.schedule.SchedulingStore> schedulingIfAny() {
     return stores.scheduling();
