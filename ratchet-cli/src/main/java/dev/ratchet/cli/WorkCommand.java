@@ -119,13 +119,19 @@ final class WorkCommand extends CliCommand {
                   + ", group commit "
                   + (session.groupCommit() ? "on" : "off"));
       ClaimedLeases leases = new ClaimedLeases(session.leases());
-      Ratchet ratchet =
-          session.ratchet(owner, ttl, seam, session.keys(), leases, metrics.observer());
+      CrashSeam runSeam = seam;
+      java.util.function.Supplier<Ratchet> ratchets =
+          () -> session.ratchet(owner, ttl, runSeam, session.keys(), leases, metrics.observer());
       Worker worker =
           new Worker(
               store,
               Seams.systemMonotonic(),
-              new ClaimOpener(session, ratchet, leases, seam),
+              new ClaimOpener(
+                  session,
+                  ratchets,
+                  leases,
+                  seam,
+                  line -> err().println("worker " + owner + ": " + line)),
               Worker.discover(WorkCommand.class.getClassLoader()),
               options,
               line -> err().println(line));

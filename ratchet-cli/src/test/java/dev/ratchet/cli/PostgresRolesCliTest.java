@@ -198,6 +198,57 @@ class PostgresRolesCliTest {
     assertThat(c.run("status", "n1", store).out()).contains("completed");
   }
 
+  /**
+   * Issue 39: trust roots are live. An approver whose key is trusted with {@code keys trust} after
+   * the worker started signs an approval; the running worker reloads its trust roots before the
+   * claim the delivery wakes, consumes the approval and finishes the run — no restart.
+   */
+  @Test
+  void anApproverTrustedAfterTheWorkerStartedIsHonouredWithoutARestart() throws Exception {
+    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("live"))).keys();
+    Path key = c.operator("olga");
+    c.env.put("RATCHET_PG_USER", ADMIN);
+    c.env.put("RATCHET_PG_SCHEMA", schema);
+    c.env.put("RATCHET_PG_WORKER_USER", "life2_worker");
+    c.env.put("RATCHET_PG_OPERATOR_USER", "life2_operator");
+    c.env.put("RATCHET_PG_INSPECTOR_USER", "life2_inspector");
+    String store = "--store=" + URL;
+    assertThat(c.run("db", "init", store).exit()).isZero();
+    ProcessCli.Started worker =
+        c.start("worker", store, "--worker-id", "w1", "--poll", "200ms", "--lease-ttl", "5s");
+    try {
+      awaitStderr(worker, "listening for runnable runs", 60);
+      Path task = c.exampleTask("live", "write_file");
+      assertThat(
+              c.run("submit", "" + task, store, "--run-id", "t1", "--operator-key", "" + key)
+                  .exit())
+          .isZero();
+      awaitStderr(worker, "run t1: waiting (awaiting approval)", 30);
+
+      // Carol's key is made and trusted only now, after the worker loaded its trust roots.
+      ProcessCli.Result made = c.run("keys", "generate", "--role", "approver", "--name", "carol");
+      assertThat(made.exit()).as(made.all()).isZero();
+      ProcessCli.Result trusted =
+          c.run(
+              "keys",
+              "trust",
+              "--role",
+              "approver",
+              c.home().resolve("identities/approver/carol.pub").toString());
+      assertThat(trusted.exit()).as(trusted.all()).isZero();
+      ProcessCli.Result approve = c.run("approve", "t1", store, "--approver", "carol");
+      assertThat(approve.exit()).as(approve.all()).isZero();
+
+      awaitStderr(worker, "trust roots changed, reloaded", 30);
+      awaitStderr(worker, "run t1: ended", 30);
+      assertThat(worker.stderr()).doesNotContain("untrusted_signer");
+    } finally {
+      worker.process().destroy();
+      worker.process().waitFor(60, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    assertThat(c.run("status", "t1", store).out()).contains("completed");
+  }
+
   /** Waits up to {@code seconds} for {@code text} on the worker's stderr; returns the ms waited. */
   private static long awaitStderr(ProcessCli.Started p, String text, int seconds) throws Exception {
     long start = System.nanoTime();

@@ -27,21 +27,46 @@ import java.util.function.BooleanSupplier;
 public final class ClaimOpener implements RunOpener {
   private final Services services;
   private final Session session;
-  private final Ratchet ratchet;
+  private final java.util.function.Supplier<Ratchet> ratchets;
+  private final java.util.function.Consumer<String> log;
+  private Ratchet ratchet;
   private final ClaimedLeases leases;
   private final CrashSeam seam;
   private final Map<String, EnvironmentAdapter> adapters = new ConcurrentHashMap<>();
 
-  public ClaimOpener(Session session, Ratchet ratchet, ClaimedLeases leases, CrashSeam seam) {
+  /**
+   * {@code ratchets} builds the runtime from the session's current trust roots; it is built again
+   * when {@link Session#reloadTrust} finds them changed before a claim is opened, and {@code log}
+   * says so.
+   */
+  public ClaimOpener(
+      Session session,
+      java.util.function.Supplier<Ratchet> ratchets,
+      ClaimedLeases leases,
+      CrashSeam seam,
+      java.util.function.Consumer<String> log) {
     this.services = session.services();
     this.session = session;
-    this.ratchet = ratchet;
+    this.ratchets = ratchets;
+    this.ratchet = ratchets.get();
     this.leases = leases;
     this.seam = seam;
+    this.log = log;
+  }
+
+  /** The runtime for the next claim, rebuilt when the trust roots changed since the last one. */
+  private synchronized Ratchet current() {
+    String changed = session.reloadTrust();
+    if (changed != null) {
+      ratchet = ratchets.get();
+      log.accept("trust roots changed, reloaded: " + changed);
+    }
+    return ratchet;
   }
 
   @Override
   public DriveContext open(Claim claim, BooleanSupplier draining) {
+    Ratchet ratchet = current();
     TaskFile tf = claim.submitted() ? submitted(claim) : recorded(claim);
     boolean fresh =
         claim.submitted() && session.store().load(claim.taskId(), claim.runId()).isEmpty();

@@ -26,9 +26,10 @@ public final class Session implements AutoCloseable {
   private final Services services;
   private final Settings settings;
   private final KeyRing keys;
-  private final TrustRoot approvers;
-  private final TrustRoot reviewers;
-  private final TrustRoot operators;
+  // Re-read by reloadTrust (issue 39: a long-lived worker notices keys trusted after it started).
+  private volatile TrustRoot approvers;
+  private volatile TrustRoot reviewers;
+  private volatile TrustRoot operators;
   private final Stores stores;
   private final List<AutoCloseable> opened = new java.util.ArrayList<>();
 
@@ -207,6 +208,31 @@ public final class Session implements AutoCloseable {
     return workers
         ? "a worker claims the run and " + does + " (no resume needed)"
         : "'ratchet resume " + runId + "' " + does;
+  }
+
+  /**
+   * Re-reads the home's trust roots (approvers, reviewers, operators); what changed, or null when
+   * nothing did. A long-lived worker calls it before each claim, so a key trusted with {@code keys
+   * trust} after it started is honoured without a restart (issue 39).
+   */
+  public synchronized String reloadTrust() {
+    TrustRoot a = KeyConfig.approvers(settings.approversDir());
+    TrustRoot r = KeyConfig.reviewers(settings.reviewersDir());
+    TrustRoot o = KeyConfig.trustRoot(settings, dev.ratchet.sign.Role.OPERATOR);
+    List<String> changed = new java.util.ArrayList<>();
+    if (!a.toString().equals(approvers.toString())) {
+      changed.add(a.toString());
+    }
+    if (!r.toString().equals(reviewers.toString())) {
+      changed.add(r.toString());
+    }
+    if (!o.toString().equals(operators.toString())) {
+      changed.add(o.toString());
+    }
+    approvers = a;
+    reviewers = r;
+    operators = o;
+    return changed.isEmpty() ? null : String.join(", ", changed);
   }
 
   /** The store's scheduling side when it has one (SQLite, PostgreSQL, the in-memory store). */
