@@ -122,13 +122,8 @@ class PostgresRolesCliTest {
 
   @Test
   void anOperatorSubmitsThroughRatchetSubmitAndAWorkerRoleRunsIt() throws Exception {
-    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("submit"))).keys();
-    Path key = c.operator("olga");
-    c.env.put("RATCHET_PG_USER", ADMIN);
-    c.env.put("RATCHET_PG_SCHEMA", schema);
-    c.env.put("RATCHET_PG_WORKER_USER", "life2_worker");
-    c.env.put("RATCHET_PG_OPERATOR_USER", "life2_operator");
-    c.env.put("RATCHET_PG_INSPECTOR_USER", "life2_inspector");
+    ProcessCli c = roleCli("submit");
+    Path key = c.home().resolve("identities/operator/olga.key");
     String store = "--store=" + URL;
     ProcessCli.Result init = c.run("db", "init", store);
     assertThat(init.exit()).as(init.all()).isZero();
@@ -163,13 +158,8 @@ class PostgresRolesCliTest {
 
   @Test
   void anIdleWorkerIsWokenByASubmitAndByAnApprovalLongBeforeItsPollInterval() throws Exception {
-    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("notify"))).keys();
-    Path key = c.operator("olga");
-    c.env.put("RATCHET_PG_USER", ADMIN);
-    c.env.put("RATCHET_PG_SCHEMA", schema);
-    c.env.put("RATCHET_PG_WORKER_USER", "life2_worker");
-    c.env.put("RATCHET_PG_OPERATOR_USER", "life2_operator");
-    c.env.put("RATCHET_PG_INSPECTOR_USER", "life2_inspector");
+    ProcessCli c = roleCli("notify");
+    Path key = c.home().resolve("identities/operator/olga.key");
     String store = "--store=" + URL;
     assertThat(c.run("db", "init", store).exit()).isZero();
 
@@ -205,13 +195,8 @@ class PostgresRolesCliTest {
    */
   @Test
   void anApproverTrustedAfterTheWorkerStartedIsHonouredWithoutARestart() throws Exception {
-    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("live"))).keys();
-    Path key = c.operator("olga");
-    c.env.put("RATCHET_PG_USER", ADMIN);
-    c.env.put("RATCHET_PG_SCHEMA", schema);
-    c.env.put("RATCHET_PG_WORKER_USER", "life2_worker");
-    c.env.put("RATCHET_PG_OPERATOR_USER", "life2_operator");
-    c.env.put("RATCHET_PG_INSPECTOR_USER", "life2_inspector");
+    ProcessCli c = roleCli("live");
+    Path key = c.home().resolve("identities/operator/olga.key");
     String store = "--store=" + URL;
     assertThat(c.run("db", "init", store).exit()).isZero();
     ProcessCli.Started worker =
@@ -247,6 +232,21 @@ class PostgresRolesCliTest {
       worker.process().waitFor(60, java.util.concurrent.TimeUnit.SECONDS);
     }
     assertThat(c.run("status", "t1", store).out()).contains("completed");
+  }
+
+  /**
+   * A command line in {@code dir/sub} with the test keys, operator olga's key pair, and the role
+   * users in the environment (the admin as the owner, until a test takes it away).
+   */
+  private ProcessCli roleCli(String sub) throws java.io.IOException {
+    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve(sub))).keys();
+    c.operator("olga");
+    c.env.put("RATCHET_PG_USER", ADMIN);
+    c.env.put("RATCHET_PG_SCHEMA", schema);
+    c.env.put("RATCHET_PG_WORKER_USER", "life2_worker");
+    c.env.put("RATCHET_PG_OPERATOR_USER", "life2_operator");
+    c.env.put("RATCHET_PG_INSPECTOR_USER", "life2_inspector");
+    return c;
   }
 
   /** Waits up to {@code seconds} for {@code text} on the worker's stderr; returns the ms waited. */
