@@ -56,7 +56,8 @@ final class StatusCommand extends CliCommand {
   public Integer call() {
     try (Session session = common.openExisting(services, task)) {
       long now = services.clock().millis();
-      List<ScheduledRun> notStarted = notStarted(session);
+      List<CheckpointStore.RunRef> started = session.store().runs();
+      List<ScheduledRun> notStarted = notStarted(session, started);
       if (runId != null && session.store().runs(runId).isEmpty()) {
         // Issue 39: a submitted run is visible before any worker has started it.
         List<JsonValue> one = new ArrayList<>();
@@ -68,8 +69,7 @@ final class StatusCommand extends CliCommand {
           return 0;
         }
       }
-      List<CheckpointStore.RunRef> refs =
-          runId == null ? session.store().runs() : List.of(session.find(runId));
+      List<CheckpointStore.RunRef> refs = runId == null ? started : List.of(session.find(runId));
       List<JsonValue> rows = new ArrayList<>();
       int exit = 0;
       for (CheckpointStore.RunRef ref : refs) {
@@ -111,12 +111,13 @@ final class StatusCommand extends CliCommand {
   }
 
   /** Scheduled runs with no checkpoint yet (submitted or scheduled, not started by a worker). */
-  private static List<ScheduledRun> notStarted(Session session) {
+  private static List<ScheduledRun> notStarted(
+      Session session, List<CheckpointStore.RunRef> checkpointed) {
     if (session.schedulingIfAny().isEmpty()) {
       return List.of();
     }
     Set<String> started = new HashSet<>();
-    session.store().runs().forEach(r -> started.add(r.taskId() + "\u0000" + r.runId()));
+    checkpointed.forEach(r -> started.add(r.taskId() + "\u0000" + r.runId()));
     return session.schedulingIfAny().orElseThrow().scheduled().stream()
         .filter(r -> !r.state().equals("ended"))
         .filter(r -> !started.contains(r.taskId() + "\u0000" + r.runId()))

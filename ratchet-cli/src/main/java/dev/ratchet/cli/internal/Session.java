@@ -216,6 +216,12 @@ public final class Session implements AutoCloseable {
    * trust} after it started is honoured without a restart (issue 39).
    */
   public synchronized String reloadTrust() {
+    // Before each claim, so only a cheap listing unless a trust directory changed.
+    String listing = trustListing();
+    if (listing.equals(trustListing)) {
+      return null;
+    }
+    trustListing = listing;
     TrustRoot a = KeyConfig.approvers(settings.approversDir());
     TrustRoot r = KeyConfig.reviewers(settings.reviewersDir());
     TrustRoot o = KeyConfig.trustRoot(settings, dev.ratchet.sign.Role.OPERATOR);
@@ -233,6 +239,34 @@ public final class Session implements AutoCloseable {
     reviewers = r;
     operators = o;
     return changed.isEmpty() ? null : String.join(", ", changed);
+  }
+
+  /** The trust directories' listing when the roots were last (re)loaded; empty: never checked. */
+  private String trustListing = "";
+
+  /** Every file of the three trust directories with its size and modification time. */
+  private String trustListing() {
+    StringBuilder b = new StringBuilder();
+    for (dev.ratchet.sign.Role role : dev.ratchet.sign.Role.values()) {
+      java.nio.file.Path dir = settings.trustDir(role);
+      b.append(dir).append('\n');
+      try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(dir)) {
+        for (java.nio.file.Path f : files.sorted().toList()) {
+          java.nio.file.attribute.BasicFileAttributes a =
+              java.nio.file.Files.readAttributes(
+                  f, java.nio.file.attribute.BasicFileAttributes.class);
+          b.append(f.getFileName())
+              .append(' ')
+              .append(a.size())
+              .append(' ')
+              .append(a.lastModifiedTime().toMillis())
+              .append('\n');
+        }
+      } catch (java.io.IOException e) {
+        b.append("unreadable\n"); // a missing directory: the roots say what that means
+      }
+    }
+    return b.toString();
   }
 
   /** The store's scheduling side when it has one (SQLite, PostgreSQL, the in-memory store). */
