@@ -18,10 +18,18 @@ final class ClusterMember {
   private final Cluster cluster;
   private final StoreOptions options;
   private final MonotonicClock clock;
-  private JdbcStore store; // guarded by this
+
+  /**
+   * Held while opening, which may wait out a connect timeout: never the lock {@link #resting}
+   * takes, so a claim that only asks whether this cluster rests is not held up by it.
+   */
+  private final Object opening = new Object();
+
+  private JdbcStore store; // guarded by opening
+  private boolean closed; // guarded by opening
   private long restUntil; // guarded by this
   private long rest; // guarded by this; 0 while healthy
-  private boolean closed; // guarded by this
+  private boolean probing; // guarded by this
 
   ClusterMember(Cluster cluster, StoreOptions options, MonotonicClock clock) {
     this.cluster = cluster;
@@ -43,48 +51,75 @@ final class ClusterMember {
   }
 
   /**
+   * Whether a claim may ask this cluster now: always while it is healthy; after a failure, once its
+   * rest is over, one claim at a time (the probe), so that a cluster that hangs holds up one
+   * claimer for a connect timeout, not all of them.
+   */
+  synchronized boolean claimable() {
+    if (rest == 0) {
+      return true;
+    }
+    if (probing || clock.nanos() - restUntil < 0) {
+      return false;
+    }
+    probing = true;
+    return true;
+  }
+
+  /**
    * Runs {@code work} on this cluster's store, opening it first if need be. {@code
    * STORE_UNAVAILABLE} comes back naming the cluster (never its URL) and starts a rest.
    */
   <T> T call(Function<JdbcStore, T> work) {
+    boolean unavailable = false;
     try {
-      T result = work.apply(open());
-      healthy();
-      return result;
+      return work.apply(open());
     } catch (RatchetException e) {
       if (e.code() != ErrorCode.STORE_UNAVAILABLE) {
-        throw e;
+        throw e; // the cluster answered: a refusal is the caller's
       }
-      failed();
+      unavailable = true;
       throw new RatchetException(
           ErrorCode.STORE_UNAVAILABLE, "cluster " + name() + ": " + e.getMessage(), e);
+    } finally {
+      if (unavailable) {
+        failed();
+      } else {
+        healthy();
+      }
     }
   }
 
-  private synchronized JdbcStore open() {
-    if (closed) {
-      throw new RatchetException(ErrorCode.STORE_UNAVAILABLE, "the store is closed");
+  private JdbcStore open() {
+    synchronized (opening) {
+      if (closed) {
+        throw new RatchetException(ErrorCode.STORE_UNAVAILABLE, "the store is closed");
+      }
+      if (store == null) {
+        store = JdbcStore.open(cluster.database(), options);
+      }
+      return store;
     }
-    if (store == null) {
-      store = JdbcStore.open(cluster.database(), options);
-    }
-    return store;
   }
 
   private synchronized void healthy() {
     rest = 0;
+    probing = false;
   }
 
   private synchronized void failed() {
     rest = rest == 0 ? FIRST_REST : Math.min(LONGEST_REST, rest * 2);
     restUntil = clock.nanos() + rest;
+    probing = false;
   }
 
-  synchronized void close() {
-    closed = true;
-    if (store != null) {
-      store.close();
-      store = null;
+  void close() {
+    synchronized (opening) {
+      closed = true;
+      if (store != null) {
+        store.close();
+        store = null;
+      }
     }
   }
 }

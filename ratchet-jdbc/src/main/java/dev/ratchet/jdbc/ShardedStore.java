@@ -347,14 +347,17 @@ public final class ShardedStore implements CheckpointStore, SchedulingStore {
     return Optional.empty();
   }
 
-  /** The clusters not resting, starting one further each call (all of them when all rest). */
+  /**
+   * The clusters a claim may ask now ({@link ClusterMember#claimable}), starting one further each
+   * call; when none may, all of them, so that a claim with every cluster down says so.
+   */
   private List<ClusterMember> inTurn() {
     int n = members.size();
     int start = Math.floorMod(turn.getAndIncrement(), n);
     List<ClusterMember> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       ClusterMember m = members.get((start + i) % n);
-      if (!m.resting()) {
+      if (m.claimable()) {
         out.add(m);
       }
     }
