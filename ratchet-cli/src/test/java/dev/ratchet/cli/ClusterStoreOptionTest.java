@@ -2,9 +2,9 @@ package dev.ratchet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratchet.cli.internal.KeyFiles;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.StoreSpec;
+import dev.ratchet.ops.KeyFiles;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.StoreSpec;
 import dev.ratchet.seam.Seams;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -82,7 +82,7 @@ class ClusterStoreOptionTest {
   void eachClusterOfAListIsAStoreOfItsOwnConnectingAsTheCommandsRole() {
     StoreSpec spec =
         StoreSpec.parse("--store", "clusters:a=" + A + "  b=jdbc:postgresql://h2:5433/other")
-            .as(dev.ratchet.cli.internal.PgRole.WORKER, "ratchet_worker");
+            .as(dev.ratchet.ops.PgRole.WORKER, "ratchet_worker");
     assertThat(spec.members())
         .extracting(m -> m.cluster() + " " + m.spec().url() + " " + m.spec().user())
         .containsExactly(

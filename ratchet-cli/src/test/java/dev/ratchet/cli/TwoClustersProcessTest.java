@@ -2,13 +2,6 @@ package dev.ratchet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.Home;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.PlanDriver;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.SubmittedTask;
-import dev.ratchet.cli.internal.TaskFile;
 import dev.ratchet.harness.ledger.ReferenceService;
 import dev.ratchet.jdbc.Cluster;
 import dev.ratchet.jdbc.Database;
@@ -20,6 +13,13 @@ import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonArray;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
+import dev.ratchet.ops.Decisions;
+import dev.ratchet.ops.Home;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.SubmittedTask;
+import dev.ratchet.ops.TaskFile;
+import dev.ratchet.ops.internal.PlanDriver;
 import dev.ratchet.seam.Seams;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
