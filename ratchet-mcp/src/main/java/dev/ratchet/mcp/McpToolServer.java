@@ -93,16 +93,40 @@ public final class McpToolServer implements AutoCloseable {
     }
   }
 
+  /** Where a waiting call's progress goes: the client's progress notifications. */
+  @FunctionalInterface
+  public interface Progress {
+    /** The {@code ticks}-th report of a call still waiting, with what it waits for. */
+    void report(double ticks, String message);
+  }
+
   /**
    * Runs one call and, while it waits — queued behind another call of the run, or running (a lease
    * to win back, an effect in flight) — sends {@code exchange} a progress notification every {@code
-   * every} when the request carries a progress token. The notifications only inform: the call's
-   * outcome is the same with or without them.
+   * every} when the request carries a progress token (protocol 2025-11-25). The notifications only
+   * inform: the call's outcome is the same with or without them.
    */
   public McpSchema.CallToolResult call(
       McpSchema.CallToolRequest request, McpSyncServerExchange exchange, Duration every) {
     Object token = request.progressToken();
     if (token == null || exchange == null) {
+      return call(request);
+    }
+    return call(
+        request,
+        (ticks, message) ->
+            exchange.progressNotification(
+                new McpSchema.ProgressNotification(token, ticks, null, message, null)),
+        every);
+  }
+
+  /**
+   * Runs one call, reporting to {@code progress} every {@code every} while it waits (queued or
+   * running); a null {@code progress} reports nothing. Both protocol revisions come here.
+   */
+  public McpSchema.CallToolResult call(
+      McpSchema.CallToolRequest request, Progress progress, Duration every) {
+    if (progress == null) {
       return call(request);
     }
     AtomicBoolean started = new AtomicBoolean();
@@ -118,12 +142,11 @@ public final class McpToolServer implements AutoCloseable {
         return f.get(every.toMillis(), TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
         ticks++;
-        String message =
+        progress.report(
+            ticks,
             started.get()
                 ? "the call is in progress in run " + runId
-                : "waiting for another call of run " + runId + " to finish";
-        exchange.progressNotification(
-            new McpSchema.ProgressNotification(token, (double) ticks, null, message, null));
+                : "waiting for another call of run " + runId + " to finish");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new RatchetException(ErrorCode.INTERNAL, "the call was abandoned by its caller");

@@ -44,14 +44,23 @@ public final class ModernProtocol {
           McpSyncTool.of(
               definition,
               (ctx, request) -> {
-                McpSchema.CallToolResult result =
-                    tools.call(
-                        McpSchema.CallToolRequest.builder(request.name())
-                            .arguments(request.arguments() == null ? Map.of() : request.arguments())
-                            .build());
-                return McpSyncResponse.result(
-                    json.convertValue(
-                        result, io.modelcontextprotocol.modern.McpSchema.CallToolResult.class));
+                McpSchema.CallToolRequest call =
+                    McpSchema.CallToolRequest.builder(request.name())
+                        .arguments(request.arguments() == null ? Map.of() : request.arguments())
+                        .build();
+                if (ctx.progressToken() == null) {
+                  return McpSyncResponse.result(modern(json, tools.call(call)));
+                }
+                // The client asked for progress: the answer streams, with a report every second
+                // while the call waits (queued behind another call of the run, or running).
+                return McpSyncResponse.streaming(
+                    notifier ->
+                        modern(
+                            json,
+                            tools.call(
+                                call,
+                                (ticks, message) -> notifier.progress(ticks, null, message),
+                                McpToolServer.PROGRESS_EVERY)));
               }));
     }
     List<io.modelcontextprotocol.modern.McpSchema.Tool> listed = new ArrayList<>();
@@ -86,6 +95,11 @@ public final class ModernProtocol {
         .httpHeaderValidator(validator)
         .contextExtractor(context)
         .build();
+  }
+
+  private static io.modelcontextprotocol.modern.McpSchema.CallToolOutcome modern(
+      McpJsonMapper json, McpSchema.CallToolResult result) {
+    return json.convertValue(result, io.modelcontextprotocol.modern.McpSchema.CallToolResult.class);
   }
 
   /** Whether a request speaks the newer revision (its header says so; older clients never do). */
