@@ -36,13 +36,13 @@ import java.util.regex.Pattern;
 public final class ToolCalls {
   static final String CAUSE_KIND = "mcp_tools_call";
   private static final Pattern CALL_ID = Pattern.compile(Schemas.CALL_ID_PATTERN);
-  private static final String ACTION_PREFIX = "mcp-";
+  static final String ACTION_PREFIX = "mcp-";
 
   private final RunAccess access;
   private final EnvironmentAdapter adapter;
   private final Map<String, ToolCatalog.Entry> tools;
   private final JsonBridge json;
-  private final Results results;
+  final Results results;
   private final Entropy entropy;
 
   public ToolCalls(
@@ -65,6 +65,14 @@ public final class ToolCalls {
 
   /** Handles one call; a refusal becomes a tool error, a lapsed lease a resume and one retry. */
   public McpSchema.CallToolResult call(McpSchema.CallToolRequest request) {
+    return call(request, null);
+  }
+
+  /**
+   * {@link #call(McpSchema.CallToolRequest)}; a new approval-gated write commits {@code task} (a
+   * durable task's id, client and creation, ADR 0082) in its cause, with its intent. Null: none.
+   */
+  McpSchema.CallToolResult call(McpSchema.CallToolRequest request, JsonObject task) {
     ToolCatalog.Entry entry = tools.get(request.name());
     if (entry == null) {
       throw new IllegalArgumentException("unknown tool: " + request.name());
@@ -74,21 +82,22 @@ public final class ToolCalls {
       JsonObject all = json.toRatchet(request.arguments(), "arguments");
       callId = entry.write() ? callId(all) : null;
       try {
-        return dispatch(entry, all, callId);
+        return dispatch(entry, all, callId, task);
       } catch (RatchetException e) {
         if (e.code() != ErrorCode.FENCED) {
           throw e;
         }
         // An idle server's lease lapsed: resume (recovery reconciles anything in flight), retry.
         access.reacquire();
-        return dispatch(entry, all, callId);
+        return dispatch(entry, all, callId, task);
       }
     } catch (RatchetException e) {
       return results.error(e, callId);
     }
   }
 
-  private McpSchema.CallToolResult dispatch(ToolCatalog.Entry e, JsonObject all, String callId) {
+  private McpSchema.CallToolResult dispatch(
+      ToolCatalog.Entry e, JsonObject all, String callId, JsonObject task) {
     Run run = access.current();
     JsonObject body = causeBody(e.tool().name(), all);
     RunState s = run.state();
@@ -128,8 +137,9 @@ public final class ToolCalls {
     if (p != null) {
       throw pendingElsewhere(p);
     }
+    JsonObject committed = task != null && e.approval() ? body.with("task", task) : body;
     Proposal proposal =
-        run.propose(run.action(actionId, e.tool().name(), args), cause(actionId, body));
+        run.propose(run.action(actionId, e.tool().name(), args), cause(actionId, committed));
     if (proposal.kind() == Proposal.Kind.REPLAYED) {
       return outcome(callId, proposal.replay());
     }
@@ -196,7 +206,7 @@ public final class ToolCalls {
    * is answered from the adapter's receipt under the key the run minted, checked against the intent
    * the run committed; a refused one is refused again.
    */
-  private McpSchema.CallToolResult earlierOutcome(Run run, String callId, String actionId) {
+  McpSchema.CallToolResult earlierOutcome(Run run, String callId, String actionId) {
     List<TraceEvent> events =
         run.trace().stream().filter(t -> actionId.equals(t.actionId())).toList();
     TraceEvent accepted =
