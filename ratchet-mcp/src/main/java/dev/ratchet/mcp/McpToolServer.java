@@ -147,16 +147,23 @@ public final class McpToolServer implements AutoCloseable {
    * Runs one call and, while it waits — queued behind another call of the run, or running (a lease
    * to win back, an effect in flight) — sends {@code exchange} a progress notification every {@code
    * every} when the request carries a progress token (protocol 2025-11-25). The notifications only
-   * inform: the call's outcome is the same with or without them.
+   * inform: the call's outcome is the same with or without them. Over HTTP the authenticated
+   * client's name (in the exchange's transport context) is committed with the call's cause.
    */
   public McpSchema.CallToolResult call(
       McpSchema.CallToolRequest request, McpSyncServerExchange exchange, Duration every) {
+    Object who =
+        exchange == null || exchange.transportContext() == null
+            ? null
+            : exchange.transportContext().get("client");
+    String client = who == null ? null : who.toString();
     Object token = request.progressToken();
     if (token == null || exchange == null) {
-      return call(request);
+      return call(request, client, null, every);
     }
     return call(
         request,
+        client,
         (ticks, message) ->
             exchange.progressNotification(
                 new McpSchema.ProgressNotification(token, ticks, null, message, null)),
@@ -169,7 +176,17 @@ public final class McpToolServer implements AutoCloseable {
    */
   public McpSchema.CallToolResult call(
       McpSchema.CallToolRequest request, Progress progress, Duration every) {
-    return waiting(() -> calls.call(request), progress, every);
+    return call(request, null, progress, every);
+  }
+
+  /**
+   * {@link #call(McpSchema.CallToolRequest, Progress, Duration)} for the authenticated {@code
+   * client} (null: none, as over stdio), whose name is committed with the call's cause: the run's
+   * signed record says which client asked for each action.
+   */
+  public McpSchema.CallToolResult call(
+      McpSchema.CallToolRequest request, String client, Progress progress, Duration every) {
+    return waiting(() -> calls.call(request, ToolCalls.client(client)), progress, every);
   }
 
   private <T> T waiting(Callable<T> work, Progress progress, Duration every) {

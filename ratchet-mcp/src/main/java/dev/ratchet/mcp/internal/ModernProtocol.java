@@ -120,7 +120,7 @@ public final class ModernProtocol {
       }
       result = a.result();
     } else {
-      result = tools.call(call, progress, McpToolServer.PROGRESS_EVERY);
+      result = tools.call(call, TasksFeature.client(ctx), progress, McpToolServer.PROGRESS_EVERY);
     }
     return json.convertValue(result, io.modelcontextprotocol.modern.McpSchema.CallToolResult.class);
   }

@@ -58,15 +58,16 @@ public final class Tasks {
    */
   public Answer call(McpSchema.CallToolRequest request, String client) {
     ToolCatalog.Entry e = tools.get(request.name());
+    JsonObject who = ToolCalls.client(client);
     if (e == null || !e.approval()) {
-      return new Answer(calls.call(request), null);
+      return new Answer(calls.call(request, who), null);
     }
     JsonObject task =
         JsonObject.builder()
             .put("task_id", "rt_" + HexFormat.of().formatHex(entropy.bytes(16)))
-            .put("client", client == null ? "unknown" : client)
             .build();
-    McpSchema.CallToolResult r = calls.call(request, task);
+    McpSchema.CallToolResult r =
+        calls.call(request, (who == null ? JsonObject.EMPTY : who).with("task", task));
     Object callId = request.arguments() == null ? null : request.arguments().get(Schemas.CALL_ID);
     if (Boolean.TRUE.equals(r.isError()) || !(callId instanceof String id)) {
       return new Answer(r, null);

@@ -69,10 +69,11 @@ public final class ToolCalls {
   }
 
   /**
-   * {@link #call(McpSchema.CallToolRequest)}; a new approval-gated write commits {@code task} (a
-   * durable task's id, client and creation, ADR 0082) in its cause, with its intent. Null: none.
+   * {@link #call(McpSchema.CallToolRequest)}, adding the members of {@code extra} (the
+   * authenticated client's name; a durable task, ADR 0082) to the cause committed with the call's
+   * action, so they are in the run's signed record. Null: nothing added.
    */
-  McpSchema.CallToolResult call(McpSchema.CallToolRequest request, JsonObject task) {
+  public McpSchema.CallToolResult call(McpSchema.CallToolRequest request, JsonObject extra) {
     ToolCatalog.Entry entry = tools.get(request.name());
     if (entry == null) {
       throw new IllegalArgumentException("unknown tool: " + request.name());
@@ -82,14 +83,14 @@ public final class ToolCalls {
       JsonObject all = json.toRatchet(request.arguments(), "arguments");
       callId = entry.write() ? callId(all) : null;
       try {
-        return dispatch(entry, all, callId, task);
+        return dispatch(entry, all, callId, extra);
       } catch (RatchetException e) {
         if (e.code() != ErrorCode.FENCED) {
           throw e;
         }
         // An idle server's lease lapsed: resume (recovery reconciles anything in flight), retry.
         access.reacquire();
-        return dispatch(entry, all, callId, task);
+        return dispatch(entry, all, callId, extra);
       }
     } catch (RatchetException e) {
       return results.error(e, callId);
@@ -97,9 +98,14 @@ public final class ToolCalls {
   }
 
   private McpSchema.CallToolResult dispatch(
-      ToolCatalog.Entry e, JsonObject all, String callId, JsonObject task) {
+      ToolCatalog.Entry e, JsonObject all, String callId, JsonObject extra) {
     Run run = access.current();
     JsonObject body = causeBody(e.tool().name(), all);
+    if (extra != null) {
+      for (Map.Entry<String, JsonValue> m : extra.members().entrySet()) {
+        body = body.with(m.getKey(), m.getValue());
+      }
+    }
     RunState s = run.state();
     if (s.phase().terminal()) {
       throw new RatchetException(
@@ -137,9 +143,8 @@ public final class ToolCalls {
     if (p != null) {
       throw pendingElsewhere(p);
     }
-    JsonObject committed = task != null && e.approval() ? body.with("task", task) : body;
     Proposal proposal =
-        run.propose(run.action(actionId, e.tool().name(), args), cause(actionId, committed));
+        run.propose(run.action(actionId, e.tool().name(), args), cause(actionId, body));
     if (proposal.kind() == Proposal.Kind.REPLAYED) {
       return outcome(callId, proposal.replay());
     }
@@ -278,6 +283,11 @@ public final class ToolCalls {
               + " with other arguments: a retry must repeat them exactly; a different write needs"
               + " a new call_id");
     }
+  }
+
+  /** The cause members naming an authenticated client, or null when there is none (stdio). */
+  public static JsonObject client(String name) {
+    return name == null ? null : JsonObject.builder().put("client", name).build();
   }
 
   private static String callId(JsonObject all) {

@@ -41,6 +41,7 @@ class McpHttpServerTest {
   private RuntimeFixture f;
   private InMemoryWorkspace ws;
   private String token;
+  private Run run;
 
   @AfterEach
   void tearDown() {
@@ -99,7 +100,7 @@ class McpHttpServerTest {
             }
           }
         });
-    Run run = f.ratchet("mcp-test").start(task, "run-1", ws);
+    run = f.ratchet("mcp-test").start(task, "run-1", ws);
     RunAccess access =
         new RunAccess() {
           @Override
@@ -153,6 +154,9 @@ class McpHttpServerTest {
     assertThat(asked).extracting(McpSchema.ProgressNotification::progress).isSorted();
     assertThat(quiet).as("a call without a progress token gets none").isEmpty();
     assertThat(ws.ledger()).hasSize(2);
+    // Each call's committed cause names the client its bearer token was issued to.
+    assertThat(run.cause("mcp-w-2").orElseThrow().body().get("client"))
+        .contains(new dev.ratchet.json.JsonString("agent"));
   }
 
   /**

@@ -135,6 +135,9 @@ class McpTasksTest {
         .contains("\"mode\":\"url\"")
         .contains("http://127.0.0.1:9/runs/run-1/approve");
     assertThat(run.state().pending().action().actionId()).isEqualTo("mcp-t-1");
+    // The run's signed record names the authenticated client that asked for the write.
+    assertThat(run.cause("mcp-t-1").orElseThrow().body().get("client"))
+        .contains(new JsonString("agent-7"));
     assertThat(ws.ledger()).isEmpty();
 
     JsonObject polled = rpc.result(rpc.call("tasks/get", taskId, taskParams(taskId), true));
