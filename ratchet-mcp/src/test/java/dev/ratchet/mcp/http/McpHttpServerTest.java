@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratchet.Run;
-import dev.ratchet.error.RatchetException;
 import dev.ratchet.mcp.McpToolServer;
 import dev.ratchet.mcp.RunAccess;
 import dev.ratchet.mcp.ServerSettings;
@@ -101,18 +100,7 @@ class McpHttpServerTest {
           }
         });
     run = f.ratchet("mcp-test").start(task, "run-1", ws);
-    RunAccess access =
-        new RunAccess() {
-          @Override
-          public Run current() {
-            return run;
-          }
-
-          @Override
-          public Run reacquire() {
-            throw RatchetException.contract("no second lease in this test");
-          }
-        };
+    RunAccess access = new HeldRun(run);
     tools =
         new McpToolServer(
             access,

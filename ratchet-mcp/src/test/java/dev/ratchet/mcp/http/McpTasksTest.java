@@ -3,7 +3,6 @@ package dev.ratchet.mcp.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratchet.Run;
-import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
@@ -52,22 +51,9 @@ class McpTasksTest {
     ws = f.workspace();
     run = f.ratchet("mcp-test").start(task, "run-1", ws);
     RunAccess access =
-        new RunAccess() {
-          @Override
-          public Run current() {
-            return run;
-          }
-
-          @Override
-          public Run reacquire() {
-            throw RatchetException.contract("no second lease in this test");
-          }
-
-          @Override
-          public List<String> decisions() {
-            return f.store.inbox(task.taskId(), "run-1").stream().map(InboxItem::nonce).toList();
-          }
-        };
+        new HeldRun(
+            run,
+            () -> f.store.inbox(task.taskId(), "run-1").stream().map(InboxItem::nonce).toList());
     tools =
         new McpToolServer(
             access,

@@ -125,18 +125,7 @@ class McpTlsTest {
     TaskSpec task = f.task();
     InMemoryWorkspace ws = f.workspace();
     dev.ratchet.Run run = f.ratchet("mcp-tls").start(task, "run-1", ws);
-    RunAccess access =
-        new RunAccess() {
-          @Override
-          public dev.ratchet.Run current() {
-            return run;
-          }
-
-          @Override
-          public dev.ratchet.Run reacquire() {
-            throw RatchetException.contract("no second lease in this test");
-          }
-        };
+    RunAccess access = new HeldRun(run);
     tools =
         new McpToolServer(
             access,
