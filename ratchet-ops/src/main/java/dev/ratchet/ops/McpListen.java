@@ -1,4 +1,4 @@
-package dev.ratchet.cli;
+package dev.ratchet.ops;
 
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.mcp.http.McpHttpServer;
@@ -11,8 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /** {@code ratchet mcp --http [HOST:]PORT}: where to listen, and serving until stopped. */
-record McpListen(String host, int port) {
-  static McpListen parse(String value) {
+public record McpListen(String host, int port) {
+  /** {@code [HOST:]PORT}, on a loopback address only. */
+  public static McpListen parse(String value) {
     String host = "127.0.0.1";
     String port = value;
     int colon = value.lastIndexOf(':');
@@ -45,7 +46,7 @@ record McpListen(String host, int port) {
    * s) for {@code released}, counted down by the caller once it has closed the runs and so released
    * their leases, before the JVM exits.
    */
-  void serve(
+  public void serve(
       Path home,
       List<McpServed> runs,
       String version,
