@@ -1,27 +1,12 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.Ratchet;
-import dev.ratchet.error.RatchetException;
-import dev.ratchet.harness.HaltingSeam;
-import dev.ratchet.mcp.ServerSettings;
-import dev.ratchet.mcp.http.McpTls;
+import dev.ratchet.ops.McpServer;
 import dev.ratchet.ops.Services;
 import dev.ratchet.ops.Session;
-import dev.ratchet.ops.Settings;
-import dev.ratchet.ops.StoreFactory;
-import dev.ratchet.ops.TaskFile;
-import dev.ratchet.ops.TaskRegistry;
-import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.seam.CrashSeam;
-import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
-import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -103,104 +88,27 @@ final class McpCommand extends CliCommand {
   @Option(names = "--worker-id", paramLabel = "ID", description = "Lease owner name.")
   String workerId;
 
-  /** Test-only: the crash window where this process dies for real (the crash tests). */
-  @Option(names = "--crash-at", hidden = true)
-  CrashPoint crashAt;
-
-  @Option(names = "--lease-ttl-ms", hidden = true, defaultValue = "30000")
-  long leaseTtlMs;
-
   McpCommand(Services services) {
     super(services);
   }
 
   @Override
   public Integer call() throws InterruptedException {
-    // Only protocol messages may reach stdout: everything else printed from here goes to stderr.
-    PrintStream protocol = System.out;
-    System.setOut(System.err);
-    TaskFile tf = TaskFile.load(taskFile, services.adapters());
-    if (http == null && (tlsKeystore != null || tlsPasswordFile != null)) {
-      throw RatchetException.contract("--tls-keystore: TLS needs --http");
-    }
-    if ((tlsKeystore == null) != (tlsPasswordFile == null)) {
-      throw RatchetException.contract(
-          "--tls-keystore and --tls-password-file: give both, or neither (plain HTTP on loopback)");
-    }
-    McpListen listen =
-        http == null
-            ? null
-            : McpListen.parse(
-                http, tlsKeystore == null ? null : McpTls.context(tlsKeystore, tlsPasswordFile));
-    if (listen == null && runIds.size() > 1) {
-      throw RatchetException.contract("--run-id: stdio serves one run; serve several with --http");
-    }
-    List<String> ids = new ArrayList<>();
-    for (String id : runIds.isEmpty() ? List.of(randomRunId()) : runIds) {
-      if (ids.contains(TaskRegistry.requireRunId(id))) {
-        throw RatchetException.contract("--run-id: run " + id + " is given twice");
-      }
-      ids.add(id);
-    }
-    Settings settings = common.settings(null);
-    Session.preflight(settings);
-    HaltingSeam halting = crashAt == null ? null : new HaltingSeam(crashAt, err());
-    CrashSeam seam = halting == null ? CrashSeam.NONE : halting;
-    String version = spec.parent().version()[0].replace("ratchet ", "");
-    try (Session session = Session.open(services, settings, StoreFactory.Mode.CREATE, seam)) {
-      Duration ttl = Duration.ofMillis(leaseTtlMs);
-      Ratchet ratchet = session.ratchet(Workers.id(workerId), ttl, seam);
-      err().println("ratchet mcp: pid " + ProcessHandle.current().pid());
-      List<McpServed> served = new ArrayList<>();
-      CountDownLatch released = new CountDownLatch(1);
-      try {
-        for (String id : ids) {
-          served.add(McpServed.open(services, session, ratchet, tf, taskFile, id, ttl, seam, this));
-        }
-        if (halting != null) {
-          halting.arm();
-        }
-        if (listen == null) {
-          serveStdio(served.get(0), protocol, version);
-        } else {
-          listen.serve(session.home().dir(), served, version, this::log, released);
-        }
-      } finally {
-        for (int i = served.size() - 1; i >= 0; i--) {
-          served.get(i).close();
-        }
-        released.countDown();
-      }
-    }
-    return 0;
-  }
-
-  private String randomRunId() {
-    return "mcp-" + HexFormat.of().formatHex(services.entropy().bytes(4));
-  }
-
-  ServerSettings settingsOf(String id, Path home, TaskFile tf) {
-    return new ServerSettings(
-        id,
-        "ratchet approve " + id + " --home " + home + " --approver NAME",
-        consoleUrl,
-        !"workspace".equals(tf.task().adapter()));
-  }
-
-  private void serveStdio(McpServed s, PrintStream protocol, String version)
-      throws InterruptedException {
-    EndOfInput in = new EndOfInput(System.in);
-    McpSyncServer mcp =
-        s.tools()
-            .serve(new StdioServerTransportProvider(s.tools().jsonMapper(), in, protocol), version);
-    log("serving " + s.tools().tools().size() + " tools of run " + s.id() + " on stdio");
-    in.await();
-    log("the client closed stdin; stopping");
-    mcp.closeGracefully();
-  }
-
-  void log(String line) {
-    err().println("ratchet mcp: " + line);
-    err().flush();
+    return McpServer.serve(
+        services,
+        common.settings(null),
+        new McpServer.Options(
+            taskFile,
+            runIds,
+            http,
+            tlsKeystore,
+            tlsPasswordFile,
+            consoleUrl,
+            Workers.id(workerId),
+            Session.DEFAULT_LEASE_TTL,
+            spec.parent().version()[0].replace("ratchet ", "")),
+        CrashSeam.NONE,
+        () -> {},
+        err());
   }
 }

@@ -1,4 +1,4 @@
-package dev.ratchet.cli;
+package dev.ratchet.ops;
 
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.mcp.http.McpHttpServer;
@@ -12,9 +12,9 @@ import java.util.function.Consumer;
 import javax.net.ssl.SSLContext;
 
 /** {@code ratchet mcp --http [HOST:]PORT}: where to listen, and serving until stopped. */
-record McpListen(String host, int port, SSLContext tls) {
+public record McpListen(String host, int port, SSLContext tls) {
   /** {@code value} as {@code [HOST:]PORT}; without {@code tls}, HOST must be a loopback address. */
-  static McpListen parse(String value, SSLContext tls) {
+  public static McpListen parse(String value, SSLContext tls) {
     String host = "127.0.0.1";
     String port = value;
     int colon = value.lastIndexOf(':');
@@ -49,7 +49,7 @@ record McpListen(String host, int port, SSLContext tls) {
    * s) for {@code released}, counted down by the caller once it has closed the runs and so released
    * their leases, before the JVM exits.
    */
-  void serve(
+  public void serve(
       Path home,
       List<McpServed> runs,
       String version,
