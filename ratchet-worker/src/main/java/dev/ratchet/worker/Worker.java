@@ -177,6 +177,10 @@ public final class Worker {
 
   /** Claims and drives one run; false when nothing was claimable. */
   public boolean step() {
+    if (opener.judgementChanged()) {
+      // Runs parked on a decision refused under the old trust root are judged again (ADR 0053).
+      say("woke " + store.wakeWaiting() + " waiting run(s) after a trust change");
+    }
     long sent = clock.nanos();
     Optional<Claim> got = store.claim(options.owner(), options.leaseTtl());
     if (got.isEmpty()) {
