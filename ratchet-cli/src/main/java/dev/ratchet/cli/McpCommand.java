@@ -1,7 +1,7 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.Ratchet;
 import dev.ratchet.cli.internal.EndOfInput;
+import dev.ratchet.cli.internal.LiveRatchet;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
 import dev.ratchet.cli.internal.Settings;
@@ -123,7 +123,10 @@ final class McpCommand extends CliCommand {
     String version = spec.parent().version()[0].replace("ratchet ", "");
     try (Session session = Session.open(services, settings, StoreFactory.Mode.CREATE, seam)) {
       Duration ttl = Duration.ofMillis(leaseTtlMs);
-      Ratchet ratchet = session.ratchet(Workers.id(workerId), ttl, seam);
+      // Trust roots are live (issue 39): re-read before each call, each run resumed on a change.
+      LiveRatchet ratchet =
+          new LiveRatchet(
+              session, () -> session.ratchet(Workers.id(workerId), ttl, seam), this::log);
       err().println("ratchet mcp: pid " + ProcessHandle.current().pid());
       List<McpServed> served = new ArrayList<>();
       CountDownLatch released = new CountDownLatch(1);

@@ -1,7 +1,7 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.Ratchet;
 import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.cli.internal.LiveRatchet;
 import dev.ratchet.cli.internal.McpRun;
 import dev.ratchet.cli.internal.Services;
 import dev.ratchet.cli.internal.Session;
@@ -21,7 +21,7 @@ record McpServed(String id, EnvironmentAdapter adapter, McpRun run, McpToolServe
   static McpServed open(
       Services services,
       Session session,
-      Ratchet ratchet,
+      LiveRatchet ratchet,
       TaskFile tf,
       Path taskFile,
       String id,
