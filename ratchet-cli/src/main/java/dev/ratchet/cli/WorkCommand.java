@@ -134,7 +134,8 @@ final class WorkCommand extends CliCommand {
                   line -> err().println("worker " + owner + ": " + line)),
               Worker.discover(WorkCommand.class.getClassLoader()),
               options,
-              line -> err().println(line));
+              line -> err().println(line),
+              metrics.events());
       Runtime.getRuntime()
           .addShutdownHook(new Thread(() -> drain(worker, owner, finished, ttl.plus(pollEvery))));
       long claims = worker.run();
