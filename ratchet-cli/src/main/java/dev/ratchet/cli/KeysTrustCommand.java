@@ -1,10 +1,10 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Settings;
-import dev.ratchet.cli.internal.StoreFactory;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Settings;
+import dev.ratchet.ops.StoreFactory;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.Pem;
 import dev.ratchet.sign.Role;

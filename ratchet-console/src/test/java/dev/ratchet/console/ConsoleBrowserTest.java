@@ -89,6 +89,7 @@ class ConsoleBrowserTest {
       // Enrolled as 'carol': the approval names her, is signed in the browser and delivered. The
       // running worker started before she was enrolled: it re-reads its trust roots (issue 39).
       s.cli("keys", "trust", "--role", "approver", carol.writeAs(s.cwd, "carol").toString());
+      s.awaitWorker("waiting run(s) after a trust change");
       browser.navigate().refresh();
       browser.findElement(By.id("approve")).click();
       assertThat(text("#payload"))
@@ -98,6 +99,9 @@ class ConsoleBrowserTest {
           .contains("\"nonce\":\"approval-");
       assertThat(text("#arguments")).contains("\"amount_cents\": 3750");
       browser.findElement(By.id("sign")).click();
+      // The worker process writes the same SQLite file meanwhile: allow the delivery its lock.
+      new WebDriverWait(browser, Duration.ofSeconds(60))
+          .until(ExpectedConditions.presenceOfElementLocated(By.id("delivered")));
       assertThat(text("#delivered")).contains("Signed and delivered");
       assertThat(text("#inbox")).contains("carol").contains(carol.keyId());
       // Issue 39: the page after signing shows the delivered decision, and no second Approve.
