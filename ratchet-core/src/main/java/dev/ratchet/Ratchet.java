@@ -234,6 +234,19 @@ public final class Ratchet {
         SignedEnvelope.sign(cancel.toJson(), operatorKey));
   }
 
+  /**
+   * Signs an operator's pause or unpause with the operator's own key and delivers it (D37): the
+   * run's lease holder consumes it at the next step boundary with nothing pending.
+   */
+  public SignedEnvelope deliver(dev.ratchet.model.PauseDecision pause, SigningKey operatorKey) {
+    return deliver(
+        pause.taskId(),
+        pause.runId(),
+        pause.nonce(),
+        pause.decision().inboxKind(),
+        SignedEnvelope.sign(pause.toJson(), operatorKey));
+  }
+
   /** Delivers an envelope signed elsewhere (for example on the operator's machine). */
   public SignedEnvelope deliver(
       String taskId, String runId, String nonce, InboxItem.Kind kind, SignedEnvelope envelope) {

@@ -62,6 +62,12 @@ public final class PhaseTransitions {
         Phase.FAILED,
         TraceOutcome.PERMANENTLY_REFUSED,
         "a policy refusal the driver cannot get past"),
+    PAUSE(
+        Phase.RUNNING,
+        Phase.PAUSED,
+        TraceOutcome.OPERATOR_PAUSED,
+        "signed operator pause, at a step boundary with nothing pending"),
+    UNPAUSE(Phase.PAUSED, Phase.RUNNING, TraceOutcome.OPERATOR_UNPAUSED, "signed operator unpause"),
     REPLAN(Phase.NEEDS_REVIEW, Phase.RUNNING, TraceOutcome.REVIEW_REPLANNED, "signed replan"),
     ABORT(Phase.NEEDS_REVIEW, Phase.FAILED, TraceOutcome.REVIEW_ABORTED, "signed abort");
 

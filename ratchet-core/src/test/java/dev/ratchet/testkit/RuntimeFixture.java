@@ -150,6 +150,27 @@ public final class RuntimeFixture {
             key);
   }
 
+  /** Signs an operator's pause or unpause of the run with {@code key} and delivers it (D37). */
+  public SignedEnvelope deliverPause(
+      dev.ratchet.model.PauseDecision.Kind decision,
+      TaskSpec task,
+      String runId,
+      SigningKey key,
+      String nonce) {
+    return ratchet("operator")
+        .deliver(
+            new dev.ratchet.model.PauseDecision(
+                decision,
+                key.label(),
+                task.taskId(),
+                runId,
+                task.policyId(),
+                task.policyVersion(),
+                "maintenance window",
+                nonce),
+            key);
+  }
+
   /** Signs an approval of the run's pending write, valid for {@code ttl}, and delivers it. */
   public SignedEnvelope approvePending(Run run, TaskSpec task, Duration ttl) {
     RunState s = run.state();
