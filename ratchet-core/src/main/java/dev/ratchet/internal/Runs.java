@@ -251,6 +251,9 @@ public final class Runs {
     PendingExecutor executor = new PendingExecutor(engine, true);
     StepOutcome o = executor.reconcile(actionId);
     engine.flush(); // recovery leaves what it reconciled durable (D22 folds only steady steps)
+    if (o != null && engine.state().phase() == Phase.RUNNING && engine.state().pending() == null) {
+      Pauses.consume(engine); // D37: the write in flight completed; a pause is taken right here
+    }
     if (o == null && executor.rejectedWhy() != null) {
       return new Recovery(
           engine.generation(), found, Recovery.Did.REJECTED, null, executor.rejectedWhy());

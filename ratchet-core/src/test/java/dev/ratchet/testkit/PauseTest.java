@@ -76,16 +76,29 @@ class PauseTest {
     f.deliverPause(PauseDecision.Kind.PAUSE, task, "run-1", f.operatorKey, "pause-1");
 
     try (Run run = f.ratchet("w2").resume(task, "run-1", ws)) {
-      assertThat(run.stopRequested()).isTrue();
       assertThat(run.recovery().did()).isEqualTo(Recovery.Did.EXECUTED_ONCE);
-      assertThat(run.state().phase()).isEqualTo(Phase.RUNNING);
-      assertThat(ws.effects(key)).isEqualTo(1);
+      assertThat(ws.effects(key)).as("the approved write ran first, once").isEqualTo(1);
+      assertThat(run.state().phase()).isEqualTo(Phase.PAUSED);
+      assertThat(run.state().pending()).isNull();
+      assertThat(run.stopRequested()).isFalse();
     }
     try (Run run = f.ratchet("w3").resume(task, "run-1", ws)) {
       assertThat(run.state().phase()).isEqualTo(Phase.PAUSED);
-      assertThat(run.stopRequested()).isFalse();
     }
     assertThat(ws.effects(key)).isEqualTo(1);
+  }
+
+  @Test
+  void aPauseLeavesAWriteAwaitingApprovalPendingUntilItRuns() {
+    Run first = f.ratchet("w1").start(task, "run-1", ws);
+    first.propose(first.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+    first.close();
+    f.deliverPause(PauseDecision.Kind.PAUSE, task, "run-1", f.operatorKey, "pause-1");
+    try (Run run = f.ratchet("w2").resume(task, "run-1", ws)) {
+      assertThat(run.recovery().did()).isEqualTo(Recovery.Did.AWAITING_APPROVAL);
+      assertThat(run.state().phase()).isEqualTo(Phase.RUNNING);
+      assertThat(run.stopRequested()).as("the pause still waits").isTrue();
+    }
   }
 
   @Test

@@ -26,6 +26,8 @@ public enum PgRole {
           Map.entry("refresh-approval", OPERATOR),
           Map.entry("review decide", OPERATOR),
           Map.entry("cancel", OPERATOR),
+          Map.entry("pause", OPERATOR),
+          Map.entry("unpause", OPERATOR),
           Map.entry("submit", OPERATOR),
           Map.entry("status", INSPECTOR),
           Map.entry("inspect", INSPECTOR),
