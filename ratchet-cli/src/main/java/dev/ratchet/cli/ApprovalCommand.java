@@ -1,5 +1,6 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.Ratchet;
 import dev.ratchet.cli.internal.ApprovalRules;
 import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.KeyConfig;
@@ -10,11 +11,9 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.RunState;
-import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
-import dev.ratchet.store.InboxItem;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -103,8 +102,7 @@ abstract class ApprovalCommand extends CliCommand {
       Approval a =
           ApprovalRules.approval(
               signer.label(), s, c.task().task(), proposals, validFor, now, services.entropy());
-      SignedEnvelope env = SignedEnvelope.sign(a.toJson(), signer);
-      Decisions.deliver(session.store(), s, InboxItem.Kind.APPROVAL, a.nonce(), env);
+      Decisions.deliver(session.store(), Ratchet.sign(a, signer));
       out()
           .println(
               (refresh() ? "refreshed approval" : "approval")

@@ -1,5 +1,6 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.Ratchet;
 import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.KeyConfig;
 import dev.ratchet.cli.internal.Services;
@@ -8,7 +9,6 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.PauseDecision;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
-import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
 import java.nio.file.Path;
@@ -86,17 +86,14 @@ abstract class PauseCommand extends CliCommand {
           force,
           decision.wireName());
       PauseDecision d =
-          new PauseDecision(
+          PauseDecision.of(
               decision,
               signer.label(),
-              s.taskId(),
-              s.runId(),
-              checked.task().task().policyId(),
-              checked.task().task().policyVersion(),
+              s,
+              checked.task().task(),
               reason,
               Decisions.nonce(decision.wireName(), services.entropy()));
-      SignedEnvelope env = SignedEnvelope.sign(d.toJson(), signer);
-      Decisions.deliver(session.store(), s, decision.inboxKind(), d.nonce(), env);
+      Decisions.deliver(session.store(), Ratchet.sign(d, signer));
       out()
           .println(
               decision.wireName()

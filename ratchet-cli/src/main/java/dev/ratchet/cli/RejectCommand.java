@@ -1,5 +1,6 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.Ratchet;
 import dev.ratchet.cli.internal.ApprovalRules;
 import dev.ratchet.cli.internal.Decisions;
 import dev.ratchet.cli.internal.KeyConfig;
@@ -8,10 +9,8 @@ import dev.ratchet.cli.internal.Session;
 import dev.ratchet.model.ApprovalRejection;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.RunState;
-import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
-import dev.ratchet.store.InboxItem;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -87,8 +86,7 @@ final class RejectCommand extends CliCommand {
               c.task().task(),
               reason,
               Decisions.nonce("rejection", services.entropy()));
-      SignedEnvelope env = SignedEnvelope.sign(r.toJson(), signer);
-      Decisions.deliver(session.store(), s, InboxItem.Kind.APPROVAL, r.nonce(), env);
+      Decisions.deliver(session.store(), Ratchet.sign(r, signer));
       out()
           .println(
               "rejection of "

@@ -13,11 +13,10 @@ import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
-import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.model.SignedDecision;
 import dev.ratchet.sign.Ed25519;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.TrustRoot;
-import dev.ratchet.store.InboxItem;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -142,17 +141,7 @@ final class Actions {
               + " in run "
               + runId,
           "approval",
-          new Previews.Prepared(
-              runId,
-              action,
-              c.ref().generation(),
-              InboxItem.Kind.APPROVAL,
-              a.toJson(),
-              a.nonce(),
-              Role.APPROVER,
-              who.keyId(),
-              who.name(),
-              now),
+          new Previews.Prepared(runId, action, c.ref().generation(), a, who.keyId(), now),
           csrf,
           pending.action().arguments(),
           "It approves "
@@ -195,16 +184,7 @@ final class Actions {
           "Decide " + decision + " on run " + runId,
           "reviewer decision",
           new Previews.Prepared(
-              runId,
-              "decide",
-              c.ref().generation(),
-              InboxItem.Kind.REVIEW_DECISION,
-              d.toJson(),
-              d.nonce(),
-              Role.REVIEWER,
-              who.keyId(),
-              who.name(),
-              previews.now()),
+              runId, "decide", c.ref().generation(), d, who.keyId(), previews.now()),
           csrf,
           null,
           "Bound to the open case and the environment as the run stored it at the freeze"
@@ -227,12 +207,10 @@ final class Actions {
       requireRunning(c.state(), runId);
       Signer who = Signer.of(s.operators(), keyId, Role.OPERATOR);
       CancelRequest r =
-          new CancelRequest(
+          CancelRequest.of(
               who.name(),
-              c.state().taskId(),
-              runId,
-              c.task().task().policyId(),
-              c.task().task().policyVersion(),
+              c.state(),
+              c.task().task(),
               why,
               Decisions.nonce("cancel", config.services().entropy()));
       PendingIntent pending = c.state().pending();
@@ -240,16 +218,7 @@ final class Actions {
           "Cancel run " + runId,
           "cancel",
           new Previews.Prepared(
-              runId,
-              "cancel",
-              c.ref().generation(),
-              InboxItem.Kind.CANCEL,
-              r.toJson(),
-              r.nonce(),
-              Role.OPERATOR,
-              who.keyId(),
-              who.name(),
-              previews.now()),
+              runId, "cancel", c.ref().generation(), r, who.keyId(), previews.now()),
           csrf,
           null,
           (pending == null
@@ -282,16 +251,15 @@ final class Actions {
               + prepared.keyId()
               + "': nothing was delivered");
     }
-    SignedEnvelope env;
+    SignedDecision signed;
     try {
-      env = new SignedEnvelope(prepared.payload(), keyId, signature);
+      signed = SignedDecision.of(prepared.decision(), keyId, signature);
     } catch (RatchetException e) {
       throw new DecisionRefused(
           DecisionRefused.Reason.MALFORMED, e.getMessage() + ": nothing was delivered");
     }
     try (Session s = ConsoleServer.openToDeliver(config)) {
-      root(s, prepared.role())
-          .verifySigner(keyId, env.signedBytes(), env.signatureEd25519(), prepared.signer());
+      signed.verify(root(s, prepared.role()));
       Session.Checked c = requireUnmoved(s, prepared);
       switch (prepared.kind()) {
         case APPROVAL:
@@ -310,7 +278,7 @@ final class Actions {
         default:
           requireRunning(c.state(), prepared.runId());
       }
-      Decisions.deliver(s.store(), c.state(), prepared.kind(), prepared.nonce(), env);
+      Decisions.deliver(s.store(), signed);
       return ConsoleServer.Reply.redirect(
           "/runs/" + prepared.runId() + "?delivered=" + prepared.nonce());
     }

@@ -6,6 +6,7 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.DecisionBinding;
 import dev.ratchet.model.PauseDecision;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.PhaseTransitions.Transition;
@@ -13,7 +14,6 @@ import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TraceOutcome;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.RecordSet;
-import java.util.Objects;
 
 /**
  * Consumes operators' signed pauses and unpauses from the inbox under the lease (SPEC D37, ADR
@@ -26,6 +26,7 @@ import java.util.Objects;
  */
 final class Pauses {
   static final String REASON = "paused_by_operator";
+  private static final String BOUND = "is not bound to this run";
 
   private Pauses() {}
 
@@ -83,10 +84,7 @@ final class Pauses {
         engine.commit(op);
         op = engine.begin();
       } catch (RatchetException e) {
-        if (e.code() == ErrorCode.CHECKPOINT
-            || e.code() == ErrorCode.FENCED
-            || e.code() == ErrorCode.STORE_UNAVAILABLE
-            || e.code() == ErrorCode.INTERNAL) {
+        if (DecisionChecks.fatal(e) || e.code() == ErrorCode.INTERNAL) {
           throw e; // a tampered record (D20), a lost lease or a bug: never a mere refusal
         }
         refusals.add(item, e);
@@ -103,15 +101,13 @@ final class Pauses {
 
   private static PauseDecision authenticate(
       RunContext ctx, Engine engine, SignedEnvelope env, InboxItem item) {
-    PauseDecision d = PauseDecision.fromJson(env.payload(), "pause.payload");
-    ctx.operators()
-        .verifySigner(env.keyId(), env.signedBytes(), env.signatureEd25519(), d.operatorId());
-    bound("decision", d.decision().inboxKind(), item.kind());
-    bound("task_id", d.taskId(), engine.state().taskId());
-    bound("run_id", d.runId(), engine.state().runId());
-    bound("policy_id", d.policyId(), ctx.task().policyId());
-    bound("policy_version", d.policyVersion(), ctx.task().policyVersion());
-    bound("nonce", d.nonce(), item.nonce());
+    PauseDecision d =
+        DecisionChecks.authenticate(
+            ctx, env, PauseDecision.fromJson(env.payload(), "pause.payload"));
+    DecisionChecks.requireSame("pause", "decision", d.inboxKind(), item.kind(), BOUND);
+    DecisionChecks.requireBound(
+        d.binding().runMismatch(DecisionBinding.ofRun(engine.state(), ctx.task())), "pause", BOUND);
+    DecisionChecks.requireSame("pause", "nonce", d.nonce(), item.nonce(), BOUND);
     return d;
   }
 
@@ -125,13 +121,6 @@ final class Pauses {
               .put("error_code", ErrorCode.APPROVAL.name())
               .put(Refusals.FIELD, refusals.toJson())
               .build());
-    }
-  }
-
-  private static void bound(String field, Object got, Object want) {
-    if (!Objects.equals(got, want)) {
-      throw new DecisionRefused(
-          DecisionRefused.Reason.WRONG_BINDING, "pause." + field + " is not bound to this run");
     }
   }
 }

@@ -126,7 +126,7 @@ class PauseTest {
         SignedEnvelope.sign(unpause("run-1", "unpause-y").toJson(), f.operatorKey);
     SignedEnvelope spliced =
         new SignedEnvelope(signed.payload(), signed.keyId(), forged.signatureEd25519());
-    f.ratchet("op").deliver(task.taskId(), "run-1", "unpause-x", InboxItem.Kind.UNPAUSE, spliced);
+    f.deliverUnchecked(task.taskId(), "run-1", "unpause-x", InboxItem.Kind.UNPAUSE, spliced);
     try (Run run = f.ratchet("w5").resume(task, "run-1", ws)) {
       assertThat(run.state().phase()).isEqualTo(Phase.PAUSED);
       assertThat(last(run.trace()).detail().toString()).contains("bad_signature");
@@ -138,7 +138,7 @@ class PauseTest {
     f.ratchet("w1").start(task, "run-1", ws).close();
     f.ratchet("w1").start(task, "run-2", f.workspace()).close();
     SignedEnvelope env = SignedEnvelope.sign(pause("run-2", "n1").toJson(), f.operatorKey);
-    f.ratchet("op").deliver(task.taskId(), "run-1", "n1", InboxItem.Kind.PAUSE, env);
+    f.deliverUnchecked(task.taskId(), "run-1", "n1", InboxItem.Kind.PAUSE, env);
     try (Run run = f.ratchet("w2").resume(task, "run-1", ws)) {
       assertThat(run.state().phase()).isEqualTo(Phase.RUNNING);
       assertThat(last(run.trace()).outcome()).isEqualTo("pause_rejected");
@@ -146,7 +146,7 @@ class PauseTest {
     }
     // A pause delivered under the unpause kind is refused too: the decision is signed in.
     SignedEnvelope p2 = SignedEnvelope.sign(pause("run-1", "n2").toJson(), f.operatorKey);
-    f.ratchet("op").deliver(task.taskId(), "run-1", "n2", InboxItem.Kind.UNPAUSE, p2);
+    f.deliverUnchecked(task.taskId(), "run-1", "n2", InboxItem.Kind.UNPAUSE, p2);
     try (Run run = f.ratchet("w3").resume(task, "run-1", ws)) {
       assertThat(run.state().phase()).isEqualTo(Phase.RUNNING);
       assertThat(last(run.trace()).detail().toString()).contains("wrong_binding");
@@ -155,10 +155,14 @@ class PauseTest {
 
   @Test
   void theDecisionFieldIsRequired() {
-    assertThatThrownBy(() -> new PauseDecision(null, "olga", "t", "r", "p", "1", "why", "n"))
+    var binding = dev.ratchet.model.DecisionBinding.run("t", "r", "p", "1");
+    assertThatThrownBy(() -> new PauseDecision(null, "olga", binding, "why", "n"))
         .isInstanceOf(RatchetException.class)
         .matches(e -> ((RatchetException) e).code() == ErrorCode.CONTRACT)
         .hasMessageContaining("pause.decision");
+    // A parsed payload comes back as the pause it is, not as a cancel (both name operator_id).
+    PauseDecision d = new PauseDecision(PauseDecision.Kind.UNPAUSE, "olga", binding, "why", "n");
+    assertThat(dev.ratchet.model.Decision.fromJson(d.toJson(), "p")).isEqualTo(d);
   }
 
   private PauseDecision pause(String runId, String nonce) {
@@ -173,10 +177,8 @@ class PauseTest {
     return new PauseDecision(
         kind,
         f.operatorKey.label(),
-        task.taskId(),
-        runId,
-        task.policyId(),
-        task.policyVersion(),
+        dev.ratchet.model.DecisionBinding.run(
+            task.taskId(), runId, task.policyId(), task.policyVersion()),
         "x",
         nonce);
   }
