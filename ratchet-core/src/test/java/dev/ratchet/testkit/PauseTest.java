@@ -64,6 +64,24 @@ class PauseTest {
   }
 
   @Test
+  void aReplayedPauseIsRefusedAtDeliveryAndTheRunGoesOn() {
+    f.ratchet("w1").start(task, "run-1", ws).close();
+    SignedEnvelope kept =
+        f.deliverPause(PauseDecision.Kind.PAUSE, task, "run-1", f.operatorKey, "pause-1");
+    f.ratchet("w2").resume(task, "run-1", ws).close();
+    f.deliverPause(PauseDecision.Kind.UNPAUSE, task, "run-1", f.operatorKey, "unpause-1");
+    f.ratchet("w3").resume(task, "run-1", ws).close();
+    // The same signed pause again, as someone who kept a copy would deliver it.
+    assertThatThrownBy(
+            () -> f.deliverUnchecked(task.taskId(), "run-1", "pause-1", InboxItem.Kind.PAUSE, kept))
+        .isInstanceOf(RatchetException.class)
+        .hasMessageContaining("pause-1");
+    try (Run run = f.ratchet("w4").resume(task, "run-1", ws)) {
+      assertThat(run.state().phase()).isEqualTo(Phase.RUNNING);
+    }
+  }
+
+  @Test
   void aPauseWaitsForAWriteInFlightAndIsTakenAtTheNextBoundary() {
     Run first = f.ratchet("w1").start(task, "run-1", ws);
     String key =
