@@ -1,14 +1,13 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.ChainAudit;
-import dev.ratchet.cli.internal.RunViews;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Table;
-import dev.ratchet.cli.internal.Views;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
+import dev.ratchet.ops.ChainAudit;
+import dev.ratchet.ops.RunViews;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Views;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;

@@ -1,16 +1,15 @@
 package dev.ratchet.cli;
 
 import dev.ratchet.Ratchet;
-import dev.ratchet.cli.internal.EndOfInput;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Settings;
-import dev.ratchet.cli.internal.StoreFactory;
-import dev.ratchet.cli.internal.TaskFile;
-import dev.ratchet.cli.internal.TaskRegistry;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.harness.HaltingSeam;
 import dev.ratchet.mcp.ServerSettings;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Settings;
+import dev.ratchet.ops.StoreFactory;
+import dev.ratchet.ops.TaskFile;
+import dev.ratchet.ops.TaskRegistry;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.seam.CrashSeam;
 import io.modelcontextprotocol.server.McpSyncServer;

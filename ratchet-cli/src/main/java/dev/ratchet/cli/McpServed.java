@@ -2,13 +2,13 @@ package dev.ratchet.cli;
 
 import dev.ratchet.Ratchet;
 import dev.ratchet.adapter.EnvironmentAdapter;
-import dev.ratchet.cli.internal.McpRun;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.TaskFile;
-import dev.ratchet.cli.internal.TaskRegistry;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.mcp.McpToolServer;
+import dev.ratchet.ops.McpRun;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.TaskFile;
+import dev.ratchet.ops.TaskRegistry;
 import dev.ratchet.seam.CrashSeam;
 import java.nio.file.Path;
 import java.time.Duration;
