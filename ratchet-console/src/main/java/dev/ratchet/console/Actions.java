@@ -5,6 +5,7 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.CancelRequest;
+import dev.ratchet.model.PauseDecision;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.ReviewDecision;
@@ -85,6 +86,9 @@ final class Actions {
           return previewDecision(p[2], query.get("decision"), keyId, csrf);
         case "cancel":
           return previewCancel(p[2], query.get("reason"), keyId, csrf);
+        case "pause":
+        case "unpause":
+          return previewPause(p[2], p[3], query.get("reason"), keyId, csrf);
         default:
           break;
       }
@@ -236,6 +240,61 @@ final class Actions {
   }
 
   /**
+   * An operator's pause or unpause (D37, ADR 0130), as {@code ratchet pause|unpause} signs it: a
+   * pause only of a running run, an unpause only of a paused one, bound to its task, run and
+   * policy.
+   */
+  private ConsoleServer.Reply previewPause(
+      String runId, String action, String reason, String keyId, String csrf) {
+    PauseDecision.Kind kind =
+        action.equals("pause") ? PauseDecision.Kind.PAUSE : PauseDecision.Kind.UNPAUSE;
+    String why = reason == null || reason.isBlank() ? DEFAULT_CANCEL_REASON : reason.strip();
+    try (Session s = ConsoleServer.open(config)) {
+      Session.Checked c = s.check(runId);
+      requirePhaseFor(kind, c.state(), runId);
+      Signer who = Signer.of(s.operators(), keyId, Role.OPERATOR);
+      PauseDecision d =
+          PauseDecision.of(
+              kind,
+              who.name(),
+              c.state(),
+              c.task().task(),
+              why,
+              Decisions.nonce(action, config.services().entropy()));
+      return show(
+          (kind == PauseDecision.Kind.PAUSE ? "Pause run " : "Unpause run ") + runId,
+          action,
+          new Previews.Prepared(
+              runId, action, c.ref().generation(), d, who.keyId(), previews.now()),
+          csrf,
+          null,
+          (kind == PauseDecision.Kind.PAUSE
+                  ? "The run stops at its next step boundary (a write in flight completes first)"
+                      + " and holds no lease and no worker until a signed unpause."
+                  : "The next worker that claims the run consumes the unpause and drives it on.")
+              + " "
+              + who.note());
+    }
+  }
+
+  /** A pause needs a running run, an unpause a paused one. */
+  private static void requirePhaseFor(PauseDecision.Kind kind, RunState s, String runId) {
+    Phase want = kind == PauseDecision.Kind.PAUSE ? Phase.RUNNING : Phase.PAUSED;
+    if (s.phase() != want) {
+      throw RatchetException.contract(
+          "run "
+              + runId
+              + " is "
+              + s.phase().wireName()
+              + ": only a "
+              + want.wireName()
+              + " run can be "
+              + kind.wireName()
+              + "d");
+    }
+  }
+
+  /**
    * The POST of every action: the browser's signature must be by the key the preview was built for
    * and verify under the role's trust root with its trusted name (a refusal names its reason); the
    * run must not have moved since and the action's rules still hold; then exactly the shown payload
@@ -274,6 +333,12 @@ final class Actions {
           break;
         case REVIEW_DECISION:
           requireFrozen(c.state(), prepared.runId());
+          break;
+        case PAUSE:
+          requirePhaseFor(PauseDecision.Kind.PAUSE, c.state(), prepared.runId());
+          break;
+        case UNPAUSE:
+          requirePhaseFor(PauseDecision.Kind.UNPAUSE, c.state(), prepared.runId());
           break;
         default:
           requireRunning(c.state(), prepared.runId());
