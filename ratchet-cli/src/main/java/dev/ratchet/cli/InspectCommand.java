@@ -68,6 +68,9 @@ final class InspectCommand extends CliCommand {
             + Views.text(run, "plan_steps")
             + ", signed by key "
             + Views.text(v, "checkpoint_key_id"));
+    if (v.get("cluster").isPresent()) {
+      out.println("cluster " + Views.text(v, "cluster"));
+    }
     JsonObject env = obj(run, "environment");
     out.println(
         "environment "

@@ -28,7 +28,16 @@ public final class DbInit {
           "--store: db init is for a PostgreSQL store (jdbc:postgresql://...); a SQLite store is"
               + " created by its first run");
     }
-    Database owner = StoreFactories.database(spec);
+    for (StoreSpec.Member m : spec.members()) {
+      if (m.cluster() != null) {
+        out.println("cluster " + m.cluster() + ":"); // issue 44: each cluster alike
+      }
+      init(settings, StoreFactories.database(m.spec()), clock, out);
+    }
+  }
+
+  private static void init(
+      Settings settings, Database owner, InstantSource clock, PrintWriter out) {
     // Opening with CREATE migrates; the store itself is not needed afterwards.
     JdbcStore.open(owner, StoreOptions.defaults(clock).withOpenMode(OpenMode.CREATE)).close();
     out.println(

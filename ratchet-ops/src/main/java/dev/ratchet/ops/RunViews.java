@@ -51,8 +51,12 @@ public final class RunViews {
               InboxVerdict.of(
                   item, session.approvers(), session.reviewers(), session.operators())));
     }
-    return JsonObject.builder()
-        .put(
+    JsonObject.Builder view = JsonObject.builder();
+    if (session.store() instanceof dev.ratchet.jdbc.ShardedStore sharded) {
+      // Issue 44: which cluster holds the run (the store reads all of them).
+      view.put("cluster", sharded.clusterOf(runId).orElse(""));
+    }
+    return view.put(
             "run",
             Views.run(
                 runId,

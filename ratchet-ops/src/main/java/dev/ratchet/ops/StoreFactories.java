@@ -1,13 +1,19 @@
 package dev.ratchet.ops;
 
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.jdbc.Cluster;
 import dev.ratchet.jdbc.Database;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.jdbc.OpenMode;
+import dev.ratchet.jdbc.ShardedStore;
 import dev.ratchet.jdbc.StoreOptions;
+import dev.ratchet.seam.CrashSeam;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The production {@link StoreFactory}: SQLite files and PostgreSQL, single or split. */
 public final class StoreFactories {
@@ -29,24 +35,44 @@ public final class StoreFactories {
           mustExist(mark);
         }
       }
+      if (content.members().size() > 1) {
+        return clusters(content, mark, options(create, mode, seam, clock));
+      }
       Database contentDb = database(content);
       Database markDb = mark == null ? contentDb : database(mark);
       StoreOptions options =
-          StoreOptions.defaults(clock)
-              .withOpenMode(
-                  create
-                      ? OpenMode.CREATE
-                      : mode == StoreFactory.Mode.READ_ONLY
-                          ? OpenMode.READ_ONLY
-                          : OpenMode.MUST_EXIST)
-              .withCrashSeam(seam)
-              .withGroupCommitFor(markDb, concurrentRuns);
+          options(create, mode, seam, clock).withGroupCommitFor(markDb, concurrentRuns);
       JdbcStore store =
           mark == null
               ? JdbcStore.open(contentDb, options)
               : JdbcStore.split(markDb, contentDb, options);
       return new Stores(store, store, store::close);
     };
+  }
+
+  private static StoreOptions options(
+      boolean create, StoreFactory.Mode mode, CrashSeam seam, InstantSource clock) {
+    return StoreOptions.defaults(clock)
+        .withOpenMode(
+            create
+                ? OpenMode.CREATE
+                : mode == StoreFactory.Mode.READ_ONLY ? OpenMode.READ_ONLY : OpenMode.MUST_EXIST)
+        .withCrashSeam(seam);
+  }
+
+  /** Issue 44: one store over several PostgreSQL clusters (ADR 0140). */
+  private static Stores clusters(StoreSpec content, StoreSpec mark, StoreOptions options) {
+    if (mark != null) {
+      throw RatchetException.contract(
+          "--mark-store: a store spread over clusters keeps each run's marks in its own cluster;"
+              + " it takes no separate mark store");
+    }
+    List<Cluster> clusters = new ArrayList<>();
+    for (StoreSpec.Member m : content.members()) {
+      clusters.add(new Cluster(m.cluster(), database(m.spec())));
+    }
+    ShardedStore store = ShardedStore.open(clusters, options);
+    return new Stores(store, store, store::close);
   }
 
   /**

@@ -12,6 +12,9 @@ public record StoreSpec(Kind kind, Path file, String url, PgRole role, String us
   /** Where the default login's PostgreSQL password comes from (docs/cli.md). */
   public static final String PASSWORD_ENV = "RATCHET_PG_PASSWORD";
 
+  /** The prefix of a list of PostgreSQL clusters that runs are spread over (issue 44). */
+  public static final String CLUSTERS = "clusters:";
+
   /** The store kinds the command line can name. */
   public enum Kind {
     SQLITE,
@@ -45,6 +48,14 @@ public record StoreSpec(Kind kind, Path file, String url, PgRole role, String us
       }
       return sqlite(Path.of(path));
     }
+    if (text.startsWith(CLUSTERS)) {
+      // Issue 44: runs spread over several PostgreSQL clusters, each NAME=URL, checked like one.
+      for (dev.ratchet.jdbc.Cluster.Entry e :
+          dev.ratchet.jdbc.Cluster.parse(option, text.substring(CLUSTERS.length()))) {
+        parse(option + " (cluster " + e.name() + ")", e.url());
+      }
+      return new StoreSpec(Kind.POSTGRESQL, null, text, null, null);
+    }
     if (text.startsWith("jdbc:postgresql:")) {
       if (!dev.ratchet.jdbc.Passwords.redact(text).equals(text)) {
         // Credentials come only from the environment (docs/cli.md): refused before anything opens.
@@ -63,8 +74,25 @@ public record StoreSpec(Kind kind, Path file, String url, PgRole role, String us
         option
             + ": '"
             + shown(text)
-            + "' is not a store: use sqlite:PATH or a jdbc:postgresql://HOST:PORT/DB URL");
+            + "' is not a store: use sqlite:PATH, a jdbc:postgresql://HOST:PORT/DB URL or"
+            + " clusters:NAME=URL NAME=URL...");
   }
+
+  /**
+   * The stores this spec names: itself, or for {@code clusters:NAME=URL NAME=URL…} (issue 44) each
+   * cluster by name, connecting as this spec's role and user.
+   */
+  public java.util.List<Member> members() {
+    if (url == null || !url.startsWith(CLUSTERS)) {
+      return java.util.List.of(new Member(null, this));
+    }
+    return dev.ratchet.jdbc.Cluster.parse("--store", url.substring(CLUSTERS.length())).stream()
+        .map(e -> new Member(e.name(), new StoreSpec(kind, null, e.url(), role, user)))
+        .toList();
+  }
+
+  /** One store of a spec: a cluster's name (null for a plain store) and where it is. */
+  public record Member(String cluster, StoreSpec spec) {}
 
   private static String shown(String text) {
     return dev.ratchet.jdbc.Passwords.redact(text);

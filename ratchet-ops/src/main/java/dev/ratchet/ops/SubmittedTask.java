@@ -3,6 +3,7 @@ package dev.ratchet.ops;
 import dev.ratchet.error.DecisionRefused;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.ops.internal.PlanDriver;
 import dev.ratchet.schedule.SignedSubmission;
 import dev.ratchet.sign.SigningKey;
 import dev.ratchet.sign.TrustRoot;
@@ -15,7 +16,26 @@ import java.nio.file.Path;
  * commit, and again at every later claim (the task must come from outside the checkpoint, SPEC §1).
  */
 public final class SubmittedTask {
+  /** The driver of a submitted task file's plan (registered from ops' META-INF/services). */
+  public static final String PLAN_DRIVER = PlanDriver.NAME;
+
   private SubmittedTask() {}
+
+  /**
+   * Submits {@code tf} as run {@code runId}, signed by {@code signer}, to the session's scheduling
+   * store ({@code CONTRACT} when it has none): a worker starts it once it has verified the
+   * signature.
+   */
+  public static void submit(Session session, TaskFile tf, String runId, SigningKey signer) {
+    SignedSubmission signed =
+        sign(
+            tf,
+            runId,
+            PLAN_DRIVER,
+            Decisions.nonce("submit", session.services().entropy()),
+            signer);
+    session.scheduling("submit").submit(tf.task().taskId(), runId, PLAN_DRIVER, signed);
+  }
 
   /** The signed submission of {@code tf} as run {@code runId} under {@code driver}. */
   public static SignedSubmission sign(

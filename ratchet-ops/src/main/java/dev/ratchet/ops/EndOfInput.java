@@ -1,4 +1,4 @@
-package dev.ratchet.cli;
+package dev.ratchet.ops;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
