@@ -8,11 +8,8 @@ import dev.ratchet.internal.Observed;
 import dev.ratchet.internal.ObservedStore;
 import dev.ratchet.internal.RunContext;
 import dev.ratchet.internal.Runs;
-import dev.ratchet.json.Canonical;
-import dev.ratchet.model.Approval;
-import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
-import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.model.SignedDecision;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.seam.Entropy;
@@ -23,7 +20,6 @@ import dev.ratchet.sign.SecretRegistry;
 import dev.ratchet.sign.SigningKey;
 import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.CheckpointStore;
-import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.LeaseStore;
 import dev.ratchet.telemetry.RatchetObserver;
 import dev.ratchet.telemetry.Step;
@@ -45,7 +41,7 @@ import java.util.Objects;
  *   run.apply(run.action("a1", "write_file", args));
  * }
  * Run again = ratchet.resume(task, "run-1", adapter); // after a crash: again.recovery() says what
- * ratchet.deliver(approval, approverKey);            // an approver signs with their own key
+ * ratchet.deliver(Ratchet.sign(approval, approverKey)); // an approver signs with their own key
  * }</pre>
  */
 public final class Ratchet {
@@ -185,63 +181,37 @@ public final class Ratchet {
   }
 
   /**
-   * Signs an approval with the approver's own key and delivers it to its run's inbox in one call
-   * (SPEC D19: the key stays with the caller; nothing here keeps it). Returns the signed envelope.
+   * Signs {@code decision} with the signer's own key (SPEC D19: the key stays with the caller;
+   * nothing here keeps it). For callers holding a key file (the CLI, tests); a browser signs {@link
+   * dev.ratchet.model.Decision#payload()} itself and makes a {@link SignedDecision#of}.
    */
-  public SignedEnvelope deliver(Approval approval, SigningKey approverKey) {
-    return deliver(
-        approval.taskId(),
-        approval.runId(),
-        approval.nonce(),
-        InboxItem.Kind.APPROVAL,
-        SignedEnvelope.sign(approval.toJson(), approverKey));
+  public static SignedDecision sign(dev.ratchet.model.Decision decision, SigningKey key) {
+    return SignedDecision.sign(decision, key);
   }
 
   /**
-   * Signs an approver's rejection of a pending write and delivers it as an approver decision (inbox
-   * kind {@code APPROVAL}); the run's lease holder consumes it and drops the write (ADR 0072).
+   * Verifies a signed decision against its role's trust root (approvers, reviewers or operators,
+   * with the signer named as the root names the key, D30) and delivers it to its run's inbox, where
+   * the lease holder consumes it (D12). Returns the trusted signer's name. Refusals are {@link
+   * dev.ratchet.error.DecisionRefused}s; nothing is delivered then.
    */
-  public SignedEnvelope deliver(
-      dev.ratchet.model.ApprovalRejection rejection, SigningKey approverKey) {
-    return deliver(
-        rejection.taskId(),
-        rejection.runId(),
-        rejection.nonce(),
-        InboxItem.Kind.APPROVAL,
-        SignedEnvelope.sign(rejection.toJson(), approverKey));
+  public String deliver(SignedDecision signed) {
+    String name = signed.verify(trustRoot(signed.decision().role()));
+    store.deliver(signed.decision().taskId(), signed.decision().runId(), signed.inboxItem());
+    return name;
   }
 
-  /** Signs a reviewer decision with the reviewer's own key and delivers it, in one call. */
-  public SignedEnvelope deliver(ReviewDecision decision, SigningKey reviewerKey) {
-    return deliver(
-        decision.taskId(),
-        decision.runId(),
-        decision.nonce(),
-        InboxItem.Kind.REVIEW_DECISION,
-        SignedEnvelope.sign(decision.toJson(), reviewerKey));
+  private TrustRoot trustRoot(dev.ratchet.sign.Role role) {
+    switch (role) {
+      case APPROVER:
+        return approvers;
+      case REVIEWER:
+        return reviewers;
+      default:
+        return operators;
+    }
   }
 
-  /**
-   * Signs an operator's cancel with the operator's own key and delivers it; the run's next recovery
-   * consumes it under the lease (issue 17).
-   */
-  public SignedEnvelope deliver(dev.ratchet.model.CancelRequest cancel, SigningKey operatorKey) {
-    return deliver(
-        cancel.taskId(),
-        cancel.runId(),
-        cancel.nonce(),
-        InboxItem.Kind.CANCEL,
-        SignedEnvelope.sign(cancel.toJson(), operatorKey));
-  }
-
-  /** Delivers an envelope signed elsewhere (for example on the operator's machine). */
-  public SignedEnvelope deliver(
-      String taskId, String runId, String nonce, InboxItem.Kind kind, SignedEnvelope envelope) {
-    store.deliver(taskId, runId, new InboxItem(nonce, kind, Canonical.string(envelope.toJson())));
-    return envelope;
-  }
-
-  /** A context whose adapter refuses every environment call: only the declarations are used. */
   /**
    * A context whose adapter only declares {@code specs} under {@code namespace} (checked against
    * the task's) and refuses every environment call.

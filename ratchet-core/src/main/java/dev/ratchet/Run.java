@@ -31,6 +31,8 @@ public final class Run implements AutoCloseable {
   private final Engine engine;
   private final Recovery recovery;
   private final dev.ratchet.telemetry.RatchetObserver observer;
+  private final String taskId;
+  private final String runId;
   private Observation observed;
   private long observedAt;
 
@@ -38,6 +40,24 @@ public final class Run implements AutoCloseable {
     this.observer = observer;
     this.engine = engine;
     this.recovery = recovery;
+    this.taskId = engine.state().taskId();
+    this.runId = engine.state().runId();
+  }
+
+  /**
+   * True when an operator's pause or cancel waits in the run's inbox (D37): one inbox read that
+   * touches only the store, so a worker may ask from its renewal thread, at that cadence rather
+   * than per step (D22). The driver then stops at the next step boundary, and the run's next
+   * recovery consumes the item under the lease.
+   */
+  public boolean stopRequested() {
+    for (dev.ratchet.store.InboxItem item : engine.ctx().store().inbox(taskId, runId)) {
+      if (item.kind() == dev.ratchet.store.InboxItem.Kind.PAUSE
+          || item.kind() == dev.ratchet.store.InboxItem.Kind.CANCEL) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Proposes an action: READY to execute, PENDING write (intent durable), or REPLAYED. */

@@ -202,7 +202,7 @@ public final class AgentDemo {
               st.usage().proposals() + 10,
               clock.millis() + 3_600_000,
               "approval-" + Seams.secureEntropy().hex128());
-      r.deliver(a, AgentDemoSetup.approver(dir));
+      r.deliver(dev.ratchet.Ratchet.sign(a, AgentDemoSetup.approver(dir)));
       say(
           "approval of "
               + st.pending().action().actionId()

@@ -1,10 +1,10 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.Ratchet;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.RunState;
-import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.ops.ApprovalRules;
 import dev.ratchet.ops.Decisions;
 import dev.ratchet.ops.Services;
@@ -12,7 +12,6 @@ import dev.ratchet.ops.Session;
 import dev.ratchet.ops.StoreFactory;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.SigningKey;
-import dev.ratchet.store.InboxItem;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -88,8 +87,7 @@ abstract class ApprovalCommand extends CliCommand {
       Approval a =
           ApprovalRules.approval(
               signer.label(), s, c.task().task(), proposals, validFor, now, services.entropy());
-      SignedEnvelope env = SignedEnvelope.sign(a.toJson(), signer);
-      Decisions.deliver(session.store(), s, InboxItem.Kind.APPROVAL, a.nonce(), env);
+      Decisions.deliver(session.store(), Ratchet.sign(a, signer));
       out()
           .println(
               (refresh() ? "refreshed approval" : "approval")

@@ -1,17 +1,16 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.Ratchet;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.CancelRequest;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
-import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.ops.Decisions;
 import dev.ratchet.ops.KeyConfig;
 import dev.ratchet.ops.Services;
 import dev.ratchet.ops.Session;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
-import dev.ratchet.store.InboxItem;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -93,16 +92,13 @@ final class CancelCommand extends CliCommand {
           force,
           "cancel");
       CancelRequest c =
-          new CancelRequest(
+          CancelRequest.of(
               signer.label(),
-              s.taskId(),
-              s.runId(),
-              checked.task().task().policyId(),
-              checked.task().task().policyVersion(),
+              s,
+              checked.task().task(),
               reason,
               Decisions.nonce("cancel", services.entropy()));
-      SignedEnvelope env = SignedEnvelope.sign(c.toJson(), signer);
-      Decisions.deliver(session.store(), s, InboxItem.Kind.CANCEL, c.nonce(), env);
+      Decisions.deliver(session.store(), Ratchet.sign(c, signer));
       out()
           .println(
               "cancel of run "

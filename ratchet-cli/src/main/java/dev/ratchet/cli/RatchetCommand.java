@@ -23,6 +23,8 @@ import picocli.CommandLine.Command;
       RejectCommand.class,
       ReviewCommand.class,
       CancelCommand.class,
+      PauseCommand.Pause.class,
+      PauseCommand.Unpause.class,
       SubmitCommand.class,
       WorkCommand.class,
       KeysCommand.class,

@@ -1,15 +1,14 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.Ratchet;
 import dev.ratchet.model.ApprovalRejection;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.RunState;
-import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.ops.ApprovalRules;
 import dev.ratchet.ops.Decisions;
 import dev.ratchet.ops.Services;
 import dev.ratchet.ops.Session;
 import dev.ratchet.sign.SigningKey;
-import dev.ratchet.store.InboxItem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -70,8 +69,7 @@ final class RejectCommand extends CliCommand {
               c.task().task(),
               reason,
               Decisions.nonce("rejection", services.entropy()));
-      SignedEnvelope env = SignedEnvelope.sign(r.toJson(), signer);
-      Decisions.deliver(session.store(), s, InboxItem.Kind.APPROVAL, r.nonce(), env);
+      Decisions.deliver(session.store(), Ratchet.sign(r, signer));
       out()
           .println(
               "rejection of "

@@ -1,5 +1,6 @@
 package dev.ratchet.cli;
 
+import dev.ratchet.Ratchet;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
@@ -8,7 +9,6 @@ import dev.ratchet.model.Phase;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
-import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.ops.Decisions;
 import dev.ratchet.ops.KeyConfig;
 import dev.ratchet.ops.RunViews;
@@ -18,7 +18,6 @@ import dev.ratchet.ops.Views;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.CheckpointStore;
-import dev.ratchet.store.InboxItem;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -230,9 +229,7 @@ final class ReviewCommand implements Runnable {
                 decision,
                 rc.observation(),
                 Decisions.nonce("decision", services.entropy()));
-        SignedEnvelope env = SignedEnvelope.sign(d.toJson(), signer);
-        Decisions.deliver(
-            session.store(), c.state(), InboxItem.Kind.REVIEW_DECISION, d.nonce(), env);
+        Decisions.deliver(session.store(), Ratchet.sign(d, signer));
         if (!session.reviewers().trusts(signer.keyId())) {
           err()
               .println(

@@ -184,14 +184,14 @@ final class StatusCommand extends CliCommand {
       }
       String phase = Views.text(r, "status");
       String reason = Views.text(r, "stop_reason");
-      if (r.get("cancel").orElse(null) instanceof JsonObject cancel) {
-        needs.add(
-            Views.text(r, "run_id")
-                + ": cancelled by "
-                + Views.text(cancel, "operator_id")
-                + (Views.text(cancel, "reason").isEmpty()
-                    ? ""
-                    : ": " + Views.text(cancel, "reason")));
+      for (String by : new String[] {"cancel", "pause"}) {
+        if (r.get(by).orElse(null) instanceof JsonObject who) {
+          needs.add(
+              Views.text(r, "run_id")
+                  + (by.equals("cancel") ? ": cancelled by " : ": paused by ")
+                  + Views.text(who, "operator_id")
+                  + (Views.text(who, "reason").isEmpty() ? "" : ": " + Views.text(who, "reason")));
+        }
       }
       if (r.get("waiting").orElseThrow() instanceof JsonObject w) {
         needs.add(Views.text(r, "run_id") + ": " + phase + ": " + Views.text(w, "hint"));

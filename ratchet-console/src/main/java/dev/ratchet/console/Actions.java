@@ -5,11 +5,12 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.CancelRequest;
+import dev.ratchet.model.PauseDecision;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
-import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.model.SignedDecision;
 import dev.ratchet.ops.ApprovalRules;
 import dev.ratchet.ops.ConsoleLauncher;
 import dev.ratchet.ops.Decisions;
@@ -17,7 +18,6 @@ import dev.ratchet.ops.Session;
 import dev.ratchet.sign.Ed25519;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.TrustRoot;
-import dev.ratchet.store.InboxItem;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -88,6 +88,9 @@ final class Actions {
           return previewDecision(p[2], query.get("decision"), keyId, csrf);
         case "cancel":
           return previewCancel(p[2], query.get("reason"), keyId, csrf);
+        case "pause":
+        case "unpause":
+          return previewPause(p[2], p[3], query.get("reason"), keyId, csrf);
         default:
           break;
       }
@@ -144,17 +147,7 @@ final class Actions {
               + " in run "
               + runId,
           "approval",
-          new Previews.Prepared(
-              runId,
-              action,
-              c.ref().generation(),
-              InboxItem.Kind.APPROVAL,
-              a.toJson(),
-              a.nonce(),
-              Role.APPROVER,
-              who.keyId(),
-              who.name(),
-              now),
+          new Previews.Prepared(runId, action, c.ref().generation(), a, who.keyId(), now),
           csrf,
           pending.action().arguments(),
           "It approves "
@@ -197,16 +190,7 @@ final class Actions {
           "Decide " + decision + " on run " + runId,
           "reviewer decision",
           new Previews.Prepared(
-              runId,
-              "decide",
-              c.ref().generation(),
-              InboxItem.Kind.REVIEW_DECISION,
-              d.toJson(),
-              d.nonce(),
-              Role.REVIEWER,
-              who.keyId(),
-              who.name(),
-              previews.now()),
+              runId, "decide", c.ref().generation(), d, who.keyId(), previews.now()),
           csrf,
           null,
           "Bound to the open case and the environment as the run stored it at the freeze"
@@ -229,12 +213,10 @@ final class Actions {
       requireRunning(c.state(), runId);
       Signer who = Signer.of(s.operators(), keyId, Role.OPERATOR);
       CancelRequest r =
-          new CancelRequest(
+          CancelRequest.of(
               who.name(),
-              c.state().taskId(),
-              runId,
-              c.task().task().policyId(),
-              c.task().task().policyVersion(),
+              c.state(),
+              c.task().task(),
               why,
               Decisions.nonce("cancel", config.services().entropy()));
       PendingIntent pending = c.state().pending();
@@ -242,16 +224,7 @@ final class Actions {
           "Cancel run " + runId,
           "cancel",
           new Previews.Prepared(
-              runId,
-              "cancel",
-              c.ref().generation(),
-              InboxItem.Kind.CANCEL,
-              r.toJson(),
-              r.nonce(),
-              Role.OPERATOR,
-              who.keyId(),
-              who.name(),
-              previews.now()),
+              runId, "cancel", c.ref().generation(), r, who.keyId(), previews.now()),
           csrf,
           null,
           (pending == null
@@ -265,6 +238,61 @@ final class Actions {
                       + " its own.")
               + " "
               + who.note());
+    }
+  }
+
+  /**
+   * An operator's pause or unpause (D37, ADR 0130), as {@code ratchet pause|unpause} signs it: a
+   * pause only of a running run, an unpause only of a paused one, bound to its task, run and
+   * policy.
+   */
+  private ConsoleServer.Reply previewPause(
+      String runId, String action, String reason, String keyId, String csrf) {
+    PauseDecision.Kind kind =
+        action.equals("pause") ? PauseDecision.Kind.PAUSE : PauseDecision.Kind.UNPAUSE;
+    String why = reason == null || reason.isBlank() ? DEFAULT_CANCEL_REASON : reason.strip();
+    try (Session s = ConsoleServer.open(config)) {
+      Session.Checked c = s.check(runId);
+      requirePhaseFor(kind, c.state(), runId);
+      Signer who = Signer.of(s.operators(), keyId, Role.OPERATOR);
+      PauseDecision d =
+          PauseDecision.of(
+              kind,
+              who.name(),
+              c.state(),
+              c.task().task(),
+              why,
+              Decisions.nonce(action, config.services().entropy()));
+      return show(
+          (kind == PauseDecision.Kind.PAUSE ? "Pause run " : "Unpause run ") + runId,
+          action,
+          new Previews.Prepared(
+              runId, action, c.ref().generation(), d, who.keyId(), previews.now()),
+          csrf,
+          null,
+          (kind == PauseDecision.Kind.PAUSE
+                  ? "The run stops at its next step boundary (a write in flight completes first)"
+                      + " and holds no lease and no worker until a signed unpause."
+                  : "The next worker that claims the run consumes the unpause and drives it on.")
+              + " "
+              + who.note());
+    }
+  }
+
+  /** A pause needs a running run, an unpause a paused one. */
+  private static void requirePhaseFor(PauseDecision.Kind kind, RunState s, String runId) {
+    Phase want = kind == PauseDecision.Kind.PAUSE ? Phase.RUNNING : Phase.PAUSED;
+    if (s.phase() != want) {
+      throw RatchetException.contract(
+          "run "
+              + runId
+              + " is "
+              + s.phase().wireName()
+              + ": only a "
+              + want.wireName()
+              + " run can be "
+              + kind.wireName()
+              + "d");
     }
   }
 
@@ -284,16 +312,15 @@ final class Actions {
               + prepared.keyId()
               + "': nothing was delivered");
     }
-    SignedEnvelope env;
+    SignedDecision signed;
     try {
-      env = new SignedEnvelope(prepared.payload(), keyId, signature);
+      signed = SignedDecision.of(prepared.decision(), keyId, signature);
     } catch (RatchetException e) {
       throw new DecisionRefused(
           DecisionRefused.Reason.MALFORMED, e.getMessage() + ": nothing was delivered");
     }
     try (Session s = ConsoleServer.openToDeliver(config)) {
-      root(s, prepared.role())
-          .verifySigner(keyId, env.signedBytes(), env.signatureEd25519(), prepared.signer());
+      signed.verify(root(s, prepared.role()));
       Session.Checked c = requireUnmoved(s, prepared);
       switch (prepared.kind()) {
         case APPROVAL:
@@ -309,10 +336,16 @@ final class Actions {
         case REVIEW_DECISION:
           requireFrozen(c.state(), prepared.runId());
           break;
+        case PAUSE:
+          requirePhaseFor(PauseDecision.Kind.PAUSE, c.state(), prepared.runId());
+          break;
+        case UNPAUSE:
+          requirePhaseFor(PauseDecision.Kind.UNPAUSE, c.state(), prepared.runId());
+          break;
         default:
           requireRunning(c.state(), prepared.runId());
       }
-      Decisions.deliver(s.store(), c.state(), prepared.kind(), prepared.nonce(), env);
+      Decisions.deliver(s.store(), signed);
       return ConsoleServer.Reply.redirect(
           "/runs/" + prepared.runId() + "?delivered=" + prepared.nonce());
     }

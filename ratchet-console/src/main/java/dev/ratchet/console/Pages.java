@@ -21,7 +21,8 @@ final class Pages {
     StringBuilder b = new StringBuilder();
     b.append("<form class=\"filter\" method=\"get\" action=\"/\"><label>Phase ")
         .append("<select name=\"phase\" id=\"phase\"><option value=\"\">all</option>");
-    for (String p : List.of("running", "needs_review", "completed", "failed", "cancelled")) {
+    for (String p :
+        List.of("running", "paused", "needs_review", "completed", "failed", "cancelled")) {
       b.append("<option")
           .append(p.equals(phase) ? " selected" : "")
           .append(">")
@@ -172,7 +173,10 @@ final class Pages {
           .append("</section>");
     }
     if ("running".equals(Views.text(run, "phase"))) {
-      b.append(cancelForm(id));
+      b.append(cancelForm(id)).append(pauseForm(id, "pause", "Pause run…"));
+    }
+    if ("paused".equals(Views.text(run, "phase"))) {
+      b.append(pauseForm(id, "unpause", "Unpause run…"));
     }
     b.append(
         section(
@@ -270,6 +274,25 @@ final class Pages {
         + "/cancel\"><label>Reason <input name=\"reason\" id=\"cancel-reason\" value=\""
         + esc(Actions.DEFAULT_CANCEL_REASON)
         + "\"></label> <button type=\"submit\" class=\"danger\" id=\"cancel\">Cancel run…"
+        + "</button></form></section>";
+  }
+
+  /** An operator's pause or unpause (D37): opens the preview (a GET; signing is its POST). */
+  private static String pauseForm(String id, String action, String label) {
+    return "<section id=\""
+        + action
+        + "-run\"><h2>"
+        + (action.equals("pause") ? "Pause" : "Unpause")
+        + "</h2><form method=\"get\" action=\"/runs/"
+        + esc(id)
+        + "/"
+        + action
+        + "\"><label>Reason <input name=\"reason\" value=\""
+        + esc(Actions.DEFAULT_CANCEL_REASON)
+        + "\"></label> <button type=\"submit\" id=\""
+        + action
+        + "\">"
+        + label
         + "</button></form></section>";
   }
 

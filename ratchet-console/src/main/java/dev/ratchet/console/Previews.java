@@ -1,6 +1,7 @@
 package dev.ratchet.console;
 
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.Decision;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.sign.Role;
 import dev.ratchet.store.InboxItem;
@@ -39,13 +40,31 @@ final class Previews {
       String runId,
       String action,
       long generation,
-      InboxItem.Kind kind,
-      JsonObject payload,
-      String nonce,
-      Role role,
+      Decision decision,
       String keyId,
-      String signer,
-      long shownAtMs) {}
+      long shownAtMs) {
+    InboxItem.Kind kind() {
+      return decision.inboxKind();
+    }
+
+    /** What the page shows and the browser signs (its canonical bytes, D30). */
+    JsonObject payload() {
+      return decision.toJson();
+    }
+
+    String nonce() {
+      return decision.nonce();
+    }
+
+    Role role() {
+      return decision.role();
+    }
+
+    /** The trust root's name for the key the preview was built for. */
+    String signer() {
+      return decision.signerId();
+    }
+  }
 
   long now() {
     return clock.millis();

@@ -175,7 +175,9 @@ final class ConsoleFixture implements AutoCloseable {
 
   /** The key a browser would sign {@code path}'s decision with: olga cancels, rita decides. */
   SigningKey keyFor(String path) {
-    return path.contains("/cancel") ? olga : path.contains("/decide") ? rita : alice;
+    return path.contains("/cancel") || path.contains("pause")
+        ? olga
+        : path.contains("/decide") ? rita : alice;
   }
 
   /** The Cookie header value by which a browser names its key for {@code path}'s action. */

@@ -2,11 +2,11 @@ package dev.ratchet.internal;
 
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.error.DecisionRefused;
-import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Json;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.Approval;
+import dev.ratchet.model.DecisionBinding;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.store.InboxItem;
@@ -20,14 +20,14 @@ import java.util.Objects;
  * a commit of the lease holder.
  */
 final class Approvals {
+  private static final String BOUND = "is not bound to this action and environment";
+
   private Approvals() {}
 
   /** Signature and trust root only; returns the parsed payload. */
   static Approval authenticate(RunContext ctx, SignedEnvelope env) {
-    Approval a = Approval.fromJson(env.payload(), "approval.payload");
-    ctx.approvers()
-        .verifySigner(env.keyId(), env.signedBytes(), env.signatureEd25519(), a.approverId());
-    return a;
+    return DecisionChecks.authenticate(
+        ctx, env, Approval.fromJson(env.payload(), "approval.payload"));
   }
 
   /**
@@ -44,13 +44,20 @@ final class Approvals {
       Observation env,
       long proposals,
       boolean fresh) {
-    mustEqual("task_id", a.taskId(), s.taskId());
-    mustEqual("run_id", a.runId(), s.runId());
-    mustEqual("policy_id", a.policyId(), ctx.task().policyId());
-    mustEqual("policy_version", a.policyVersion(), ctx.task().policyVersion());
-    mustEqual("action_id", a.actionId(), action.actionId());
-    mustEqual("idempotency_key", a.idempotencyKey(), action.idempotencyKey());
-    mustEqual("intent_digest", a.intentDigest(), digest);
+    DecisionChecks.requireBound(
+        a.binding()
+            .mismatch(
+                new DecisionBinding(
+                    s.taskId(),
+                    s.runId(),
+                    ctx.task().policyId(),
+                    ctx.task().policyVersion(),
+                    action.actionId(),
+                    action.idempotencyKey(),
+                    digest),
+                "intent_digest"),
+        "approval",
+        BOUND);
     mustEqual("environment_instance_id", a.environmentInstanceId(), env.instanceId());
     mustEqual("state_fingerprint", a.stateFingerprint(), env.stateFingerprint());
     mustEqual("environment_revision", a.environmentRevision(), env.revision());
@@ -104,10 +111,8 @@ final class Approvals {
         checkBinding(ctx, engine.state(), a, action, digest, env, op.b.usage.proposals(), true);
         return env1;
       } catch (RatchetException e) {
-        if (e.code() == ErrorCode.CHECKPOINT
-            || e.code() == ErrorCode.FENCED
-            || e.code() == ErrorCode.STORE_UNAVAILABLE) {
-          throw e; // a tampered record (D20) or a lost lease: never a mere refusal
+        if (DecisionChecks.fatal(e)) {
+          throw e;
         }
         refusals.add(item, e);
       }
@@ -120,11 +125,7 @@ final class Approvals {
   }
 
   private static void mustEqual(String field, Object got, Object want) {
-    if (!Objects.equals(got, want)) {
-      throw new DecisionRefused(
-          DecisionRefused.Reason.WRONG_BINDING,
-          "approval." + field + " is not bound to this action and environment");
-    }
+    DecisionChecks.requireSame("approval", field, got, want, BOUND);
   }
 
   static Refusals newRefusals() {

@@ -1,13 +1,13 @@
 package dev.ratchet.internal;
 
 import dev.ratchet.adapter.Observation;
-import dev.ratchet.error.DecisionRefused;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.CancelRequest;
+import dev.ratchet.model.DecisionBinding;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.PhaseTransitions.Transition;
 import dev.ratchet.model.SignedEnvelope;
@@ -15,7 +15,6 @@ import dev.ratchet.model.TraceOutcome;
 import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.RecordSet;
-import java.util.Objects;
 
 /**
  * Consumes an operator's signed cancel from the inbox under the lease (issue 17, SPEC D12, D19).
@@ -27,6 +26,7 @@ import java.util.Objects;
  */
 final class Cancels {
   static final String REASON = "cancelled_by_operator";
+  private static final String BOUND = "is not bound to this run";
 
   private Cancels() {}
 
@@ -70,10 +70,8 @@ final class Cancels {
         engine.commit(op);
         return new StepOutcome(StepOutcome.Kind.EXECUTED, null, detail, null, null);
       } catch (RatchetException e) {
-        if (e.code() == ErrorCode.CHECKPOINT
-            || e.code() == ErrorCode.FENCED
-            || e.code() == ErrorCode.STORE_UNAVAILABLE) {
-          throw e; // a tampered record (D20) or a lost lease: never a mere refusal
+        if (DecisionChecks.fatal(e)) {
+          throw e;
         }
         refusals.add(item, e);
         engine.consumeNonce(
@@ -89,14 +87,14 @@ final class Cancels {
 
   private static CancelRequest authenticate(
       RunContext ctx, Engine engine, SignedEnvelope env, String inboxNonce) {
-    CancelRequest c = CancelRequest.fromJson(env.payload(), "cancel.payload");
-    ctx.operators()
-        .verifySigner(env.keyId(), env.signedBytes(), env.signatureEd25519(), c.operatorId());
-    same("task_id", c.taskId(), engine.state().taskId());
-    same("run_id", c.runId(), engine.state().runId());
-    same("policy_id", c.policyId(), ctx.task().policyId());
-    same("policy_version", c.policyVersion(), ctx.task().policyVersion());
-    same("nonce", c.nonce(), inboxNonce);
+    CancelRequest c =
+        DecisionChecks.authenticate(
+            ctx, env, CancelRequest.fromJson(env.payload(), "cancel.payload"));
+    DecisionChecks.requireBound(
+        c.binding().runMismatch(DecisionBinding.ofRun(engine.state(), ctx.task())),
+        "cancel",
+        BOUND);
+    DecisionChecks.requireSame("cancel", "nonce", c.nonce(), inboxNonce, BOUND);
     return c;
   }
 
@@ -112,12 +110,5 @@ final class Cancels {
             .put("error_code", ErrorCode.APPROVAL.name())
             .put(Refusals.FIELD, refusals.toJson())
             .build());
-  }
-
-  private static void same(String field, Object got, Object want) {
-    if (!Objects.equals(got, want)) {
-      throw new DecisionRefused(
-          DecisionRefused.Reason.WRONG_BINDING, "cancel." + field + " is not bound to this run");
-    }
   }
 }

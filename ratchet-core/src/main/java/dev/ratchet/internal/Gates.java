@@ -22,6 +22,11 @@ final class Gates {
               + op.b.stopReason
               + "): a signed reviewer decision is required");
     }
+    if (op.b.phase() == Phase.PAUSED) {
+      throw new RatchetException(
+          ErrorCode.CONTRACT,
+          "run is paused by an operator: it moves again after a signed unpause");
+    }
     if (op.b.phase().terminal()) {
       throw new RatchetException(
           ErrorCode.TERMINAL, "run is " + op.b.phase().wireName() + " (" + op.b.stopReason + ")");

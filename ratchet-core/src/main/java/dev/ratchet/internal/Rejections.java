@@ -1,11 +1,10 @@
 package dev.ratchet.internal;
 
-import dev.ratchet.error.DecisionRefused;
-import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.ApprovalRejection;
+import dev.ratchet.model.DecisionBinding;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TraceOutcome;
@@ -23,6 +22,8 @@ import java.util.Objects;
  * with a new key that needs its own approval.
  */
 public final class Rejections {
+  private static final String BOUND = "is not bound to this pending write";
+
   private Rejections() {}
 
   /**
@@ -64,10 +65,8 @@ public final class Rejections {
         drop(engine, op, p, TraceOutcome.INTENT_REJECTED, detail);
         return detail;
       } catch (RatchetException e) {
-        if (e.code() == ErrorCode.CHECKPOINT
-            || e.code() == ErrorCode.FENCED
-            || e.code() == ErrorCode.STORE_UNAVAILABLE) {
-          throw e; // a tampered record (D20) or a lost lease: never a mere refusal
+        if (DecisionChecks.fatal(e)) {
+          throw e;
         }
         refusals.add(item, e);
       }
@@ -130,25 +129,15 @@ public final class Rejections {
   private static ApprovalRejection authenticate(
       Engine engine, SignedEnvelope env, String inboxNonce, PendingIntent p) {
     RunContext ctx = engine.ctx();
-    ApprovalRejection r = ApprovalRejection.fromJson(env.payload(), "rejection.payload");
-    ctx.approvers()
-        .verifySigner(env.keyId(), env.signedBytes(), env.signatureEd25519(), r.approverId());
-    same("nonce", r.nonce(), inboxNonce);
-    same("task_id", r.taskId(), engine.state().taskId());
-    same("run_id", r.runId(), engine.state().runId());
-    same("policy_id", r.policyId(), ctx.task().policyId());
-    same("policy_version", r.policyVersion(), ctx.task().policyVersion());
-    same("idempotency_key", r.idempotencyKey(), p.key());
-    same("intent_digest", r.intentDigest(), p.intentDigest());
+    ApprovalRejection r =
+        DecisionChecks.authenticate(
+            ctx, env, ApprovalRejection.fromJson(env.payload(), "rejection.payload"));
+    DecisionChecks.requireSame("rejection", "nonce", r.nonce(), inboxNonce, BOUND);
+    DecisionChecks.requireBound(
+        r.binding().mismatch(DecisionBinding.of(engine.state(), ctx.task(), p), "intent_digest"),
+        "rejection",
+        BOUND);
     return r;
-  }
-
-  private static void same(String field, Object got, Object want) {
-    if (!Objects.equals(got, want)) {
-      throw new DecisionRefused(
-          DecisionRefused.Reason.WRONG_BINDING,
-          "rejection." + field + " is not bound to this pending write");
-    }
   }
 
   private static String text(JsonObject o, String key) {

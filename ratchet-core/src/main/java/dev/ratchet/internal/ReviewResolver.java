@@ -7,6 +7,7 @@ import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.model.DecisionBinding;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.PhaseTransitions.Transition;
 import dev.ratchet.model.ReviewCase;
@@ -16,7 +17,6 @@ import dev.ratchet.model.TraceOutcome;
 import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.RecordSet;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -27,6 +27,8 @@ import java.util.Optional;
  * ends the run failed with all evidence kept.
  */
 final class ReviewResolver {
+  private static final String BOUND = "is not bound to the frozen case";
+
   private final Engine engine;
   private final RunContext ctx;
 
@@ -50,9 +52,7 @@ final class ReviewResolver {
         ReviewDecision d = check(op, op.b.review, env, item.nonce());
         return apply(op, op.b.review, env, d);
       } catch (RatchetException e) {
-        if (e.code() == ErrorCode.FENCED
-            || e.code() == ErrorCode.STORE_UNAVAILABLE
-            || e.code() == ErrorCode.CHECKPOINT) {
+        if (DecisionChecks.fatal(e)) {
           throw e;
         }
         refusals.add(item, e);
@@ -76,13 +76,11 @@ final class ReviewResolver {
   }
 
   private ReviewDecision check(Engine.Op op, ReviewCase c, SignedEnvelope env, String inboxNonce) {
-    ReviewDecision d = ReviewDecision.fromJson(env.payload(), "decision.payload");
-    ctx.reviewers()
-        .verifySigner(env.keyId(), env.signedBytes(), env.signatureEd25519(), d.reviewerId());
-    same("task_id", d.taskId(), engine.state().taskId());
-    same("run_id", d.runId(), engine.state().runId());
-    same("policy_id", d.policyId(), ctx.task().policyId());
-    same("policy_version", d.policyVersion(), ctx.task().policyVersion());
+    ReviewDecision d =
+        DecisionChecks.authenticate(
+            ctx, env, ReviewDecision.fromJson(env.payload(), "decision.payload"));
+    DecisionBinding want = DecisionBinding.of(engine.state(), ctx.task(), c.pending());
+    same(d.binding().runMismatch(want));
     same("nonce", d.nonce(), inboxNonce);
     if (engine.has(op, RecordSet.NONCES, d.nonce())) {
       throw new DecisionRefused(
@@ -90,18 +88,10 @@ final class ReviewResolver {
           "reviewer nonce '" + d.nonce() + "' was already used");
     }
     same("case_id", d.caseId(), c.caseId());
-    if (c.pending() != null) {
-      if (!c.pending().equals(op.b.pending)) {
-        throw RatchetException.approval("the pending intent differs from the frozen case");
-      }
-      same("action_id", d.actionId(), c.pending().action().actionId());
-      same("idempotency_key", d.idempotencyKey(), c.pending().key());
-      same("pending_intent_digest", d.pendingIntentDigest(), c.pending().intentDigest());
-    } else {
-      same("action_id", d.actionId(), null);
-      same("idempotency_key", d.idempotencyKey(), null);
-      same("pending_intent_digest", d.pendingIntentDigest(), null);
+    if (c.pending() != null && !c.pending().equals(op.b.pending)) {
+      throw RatchetException.approval("the pending intent differs from the frozen case");
     }
+    same(d.binding().intentMismatch(want, ReviewDecision.DIGEST_KEY));
     if (c.observedReceipt() != null) {
       engine.checkLease();
       Optional<Receipt> now = ctx.adapter().lookup(c.observedReceipt().idempotencyKey());
@@ -173,10 +163,10 @@ final class ReviewResolver {
   }
 
   private static void same(String field, Object got, Object want) {
-    if (!Objects.equals(got, want)) {
-      throw new DecisionRefused(
-          DecisionRefused.Reason.WRONG_BINDING,
-          "decision." + field + " is not bound to the frozen case");
-    }
+    DecisionChecks.requireSame("decision", field, got, want, BOUND);
+  }
+
+  private static void same(Optional<String> mismatch) {
+    DecisionChecks.requireBound(mismatch, "decision", BOUND);
   }
 }

@@ -189,6 +189,14 @@ public final class Runs {
               + s.binding().instanceId()
               + "'");
     }
+    if (s.phase() == Phase.PAUSED) {
+      // D37: only a signed unpause moves a paused run; nothing else is looked at before it.
+      Pauses.consume(engine);
+      s = engine.state();
+      if (s.phase() == Phase.PAUSED) {
+        return new Recovery(engine.generation(), Recovery.Found.PAUSED, Recovery.Did.NOTHING, null);
+      }
+    }
     if (s.phase() != Phase.RUNNING) {
       return new Recovery(
           engine.generation(),
@@ -218,6 +226,15 @@ public final class Runs {
     }
     s = engine.state(); // a commit of refused cancels leaves everything else as it was
     if (s.pending() == null) {
+      // D37: a pause is taken at this step boundary; drift is judged when it is unpaused.
+      JsonObject paused = Pauses.consume(engine);
+      if (engine.state().phase() == Phase.PAUSED) {
+        return new Recovery(
+            engine.generation(),
+            exact ? Recovery.Found.CLEAN : Recovery.Found.DRIFT,
+            Recovery.Did.PAUSED,
+            new StepOutcome(StepOutcome.Kind.EXECUTED, null, paused, null, null));
+      }
       if (exact) {
         return new Recovery(engine.generation(), Recovery.Found.CLEAN, Recovery.Did.NOTHING, null);
       }
@@ -234,6 +251,9 @@ public final class Runs {
     PendingExecutor executor = new PendingExecutor(engine, true);
     StepOutcome o = executor.reconcile(actionId);
     engine.flush(); // recovery leaves what it reconciled durable (D22 folds only steady steps)
+    if (o != null && engine.state().phase() == Phase.RUNNING && engine.state().pending() == null) {
+      Pauses.consume(engine); // D37: the write in flight completed; a pause is taken right here
+    }
     if (o == null && executor.rejectedWhy() != null) {
       return new Recovery(
           engine.generation(), found, Recovery.Did.REJECTED, null, executor.rejectedWhy());

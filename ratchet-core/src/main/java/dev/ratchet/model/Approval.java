@@ -1,32 +1,29 @@
 package dev.ratchet.model;
 
 import dev.ratchet.json.Fields;
-import dev.ratchet.json.JsonNull;
+import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonObject;
-import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
+import dev.ratchet.sign.Role;
+import dev.ratchet.store.InboxItem;
 
 /**
- * The payload of a signed approval (SPEC §6): authorises exactly one pending action, bound to the
- * task, run and policy, the action id, idempotency key and intent digest, and the environment the
- * approver saw (instance, state fingerprint, revision — never the checkpoint generation, D1). It
- * expires by wall clock and by proposal count and its nonce is single-use.
+ * The payload of a signed approval (SPEC §6): authorises exactly one pending action, bound (its
+ * {@link DecisionBinding}) to the task, run and policy, the action id, idempotency key and intent
+ * digest, and to the environment the approver saw (instance, state fingerprint, revision — never
+ * the checkpoint generation, D1). It expires by wall clock and by proposal count and its nonce is
+ * single-use.
  */
 public record Approval(
     String approverId,
-    String taskId,
-    String runId,
-    String policyId,
-    String policyVersion,
-    String actionId,
-    String idempotencyKey,
-    String intentDigest,
+    DecisionBinding binding,
     String environmentInstanceId,
     String stateFingerprint,
     long environmentRevision,
     long expiresAtProposal,
     long expiresAtMs,
-    String nonce) {
+    String nonce)
+    implements Decision {
 
   /**
    * An approval of {@code s}'s pending write, bound to everything the runtime checks (the pending
@@ -39,20 +36,11 @@ public record Approval(
       long expiresAtProposal,
       long expiresAtMs,
       String nonce) {
+    DecisionBinding b = DecisionBinding.ofPending(s, task, "approve");
     PendingIntent p = s.pending();
-    if (p == null) {
-      throw dev.ratchet.error.RatchetException.contract(
-          "pending: the run has no pending write to approve");
-    }
     return new Approval(
         approverId,
-        s.taskId(),
-        s.runId(),
-        task.policyId(),
-        task.policyVersion(),
-        p.action().actionId(),
-        p.key(),
-        p.intentDigest(),
+        b,
         p.preState().instanceId(),
         p.preState().stateFingerprint(),
         p.preState().revision(),
@@ -78,19 +66,31 @@ public record Approval(
     "nonce"
   };
 
+  public String intentDigest() {
+    return binding.intentDigest();
+  }
+
+  @Override
+  public String signerId() {
+    return approverId;
+  }
+
+  @Override
+  public Role role() {
+    return Role.APPROVER;
+  }
+
+  @Override
+  public InboxItem.Kind inboxKind() {
+    return InboxItem.Kind.APPROVAL;
+  }
+
+  @Override
   public JsonObject toJson() {
-    return JsonObject.builder()
-        .put("approver_id", approverId)
-        .put("task_id", taskId)
-        .put("run_id", runId)
-        .put("policy_id", policyId)
-        .put("policy_version", policyVersion)
-        .put("action_id", actionId)
-        .put(
-            "idempotency_key",
-            idempotencyKey == null ? JsonNull.INSTANCE : new JsonString(idempotencyKey))
-        .put("intent_digest", intentDigest)
-        .put("environment_instance_id", environmentInstanceId)
+    JsonObject.Builder b = JsonObject.builder().put("approver_id", approverId);
+    binding.writeRun(b);
+    binding.writeIntent(b, "intent_digest");
+    return b.put("environment_instance_id", environmentInstanceId)
         .put("state_fingerprint", stateFingerprint)
         .put("environment_revision", environmentRevision)
         .put("expires_at_proposal", expiresAtProposal)
@@ -103,18 +103,12 @@ public record Approval(
     Fields f = Fields.exact(v, path, KEYS);
     return new Approval(
         f.text("approver_id"),
-        f.text("task_id"),
-        f.text("run_id"),
-        f.text("policy_id"),
-        f.text("policy_version"),
-        f.text("action_id"),
-        f.isNull("idempotency_key") ? null : f.text("idempotency_key", 200),
-        f.hex64("intent_digest"),
+        DecisionBinding.read(f, DecisionBinding.Intent.KEY_NULLABLE, "intent_digest"),
         f.text("environment_instance_id"),
         f.hex64("state_fingerprint"),
-        f.integer("environment_revision", 0, dev.ratchet.json.JsonInt.MAX_SAFE),
-        f.integer("expires_at_proposal", 1, dev.ratchet.json.JsonInt.MAX_SAFE),
-        f.integer("expires_at_ms", 1, dev.ratchet.json.JsonInt.MAX_SAFE),
+        f.integer("environment_revision", 0, JsonInt.MAX_SAFE),
+        f.integer("expires_at_proposal", 1, JsonInt.MAX_SAFE),
+        f.integer("expires_at_ms", 1, JsonInt.MAX_SAFE),
         f.text("nonce"));
   }
 }

@@ -5,25 +5,19 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.json.Text;
+import dev.ratchet.sign.Role;
+import dev.ratchet.store.InboxItem;
 
 /**
  * The payload of an approver's signed rejection (SPEC D19, ADR 0072): refuses exactly one pending
- * write that has not been approved, bound to the task, run and policy, the action id, idempotency
- * key and intent digest, with the approver's reason and a single-use nonce. It travels in the inbox
- * as an approver decision (kind {@code APPROVAL}, told apart by {@code "decision": "reject"});
- * consumed under the lease, it drops the pending intent, which never ran.
+ * write that has not been approved, bound (its {@link DecisionBinding}) to the task, run and
+ * policy, the action id, idempotency key and intent digest, with the approver's reason and a
+ * single-use nonce. It travels in the inbox as an approver decision (kind {@code APPROVAL}, told
+ * apart by {@code "decision": "reject"}); consumed under the lease, it drops the pending intent,
+ * which never ran.
  */
 public record ApprovalRejection(
-    String approverId,
-    String taskId,
-    String runId,
-    String policyId,
-    String policyVersion,
-    String actionId,
-    String idempotencyKey,
-    String intentDigest,
-    String reason,
-    String nonce) {
+    String approverId, DecisionBinding binding, String reason, String nonce) implements Decision {
   public static final String DECISION = "reject";
 
   static final String[] KEYS = {
@@ -43,13 +37,13 @@ public record ApprovalRejection(
   public ApprovalRejection {
     // Checked as a parsed one is, so a CLI never signs what a worker would refuse as malformed.
     Text.require("rejection.approver_id", approverId);
-    Text.require("rejection.task_id", taskId);
-    Text.require("rejection.run_id", runId);
-    Text.require("rejection.policy_id", policyId);
-    Text.require("rejection.policy_version", policyVersion);
-    Text.require("rejection.action_id", actionId);
-    Text.require("rejection.idempotency_key", idempotencyKey, 200);
-    Text.require("rejection.intent_digest", intentDigest);
+    Text.require("rejection.task_id", binding.taskId());
+    Text.require("rejection.run_id", binding.runId());
+    Text.require("rejection.policy_id", binding.policyId());
+    Text.require("rejection.policy_version", binding.policyVersion());
+    Text.require("rejection.action_id", binding.actionId());
+    Text.require("rejection.idempotency_key", binding.idempotencyKey(), 200);
+    Text.require("rejection.intent_digest", binding.intentDigest());
     Text.require("rejection.reason", reason);
     Text.require("rejection.nonce", nonce);
   }
@@ -57,22 +51,8 @@ public record ApprovalRejection(
   /** A rejection of {@code s}'s pending write, bound to its action, key and intent digest. */
   public static ApprovalRejection ofPending(
       String approverId, RunState s, TaskSpec task, String reason, String nonce) {
-    PendingIntent p = s.pending();
-    if (p == null) {
-      throw dev.ratchet.error.RatchetException.contract(
-          "pending: the run has no pending write to reject");
-    }
     return new ApprovalRejection(
-        approverId,
-        s.taskId(),
-        s.runId(),
-        task.policyId(),
-        task.policyVersion(),
-        p.action().actionId(),
-        p.key(),
-        p.intentDigest(),
-        reason,
-        nonce);
+        approverId, DecisionBinding.ofPending(s, task, "reject"), reason, nonce);
   }
 
   /** Whether an approver decision's payload is a rejection (an approval has no decision field). */
@@ -81,20 +61,32 @@ public record ApprovalRejection(
         && new JsonString(DECISION).equals(o.get("decision").orElse(null));
   }
 
+  public String intentDigest() {
+    return binding.intentDigest();
+  }
+
+  @Override
+  public String signerId() {
+    return approverId;
+  }
+
+  @Override
+  public Role role() {
+    return Role.APPROVER;
+  }
+
+  @Override
+  public InboxItem.Kind inboxKind() {
+    return InboxItem.Kind.APPROVAL;
+  }
+
+  @Override
   public JsonObject toJson() {
-    return JsonObject.builder()
-        .put("decision", DECISION)
-        .put("approver_id", approverId)
-        .put("task_id", taskId)
-        .put("run_id", runId)
-        .put("policy_id", policyId)
-        .put("policy_version", policyVersion)
-        .put("action_id", actionId)
-        .put("idempotency_key", idempotencyKey)
-        .put("intent_digest", intentDigest)
-        .put("reason", reason)
-        .put("nonce", nonce)
-        .build();
+    JsonObject.Builder b =
+        JsonObject.builder().put("decision", DECISION).put("approver_id", approverId);
+    binding.writeRun(b);
+    binding.writeIntent(b, "intent_digest");
+    return b.put("reason", reason).put("nonce", nonce).build();
   }
 
   public static ApprovalRejection fromJson(JsonValue v, String path) {
@@ -104,13 +96,7 @@ public record ApprovalRejection(
     }
     return new ApprovalRejection(
         f.text("approver_id"),
-        f.text("task_id"),
-        f.text("run_id"),
-        f.text("policy_id"),
-        f.text("policy_version"),
-        f.text("action_id"),
-        f.text("idempotency_key", 200),
-        f.hex64("intent_digest"),
+        DecisionBinding.read(f, DecisionBinding.Intent.REQUIRED, "intent_digest"),
         f.text("reason"),
         f.text("nonce"));
   }

@@ -4,6 +4,8 @@ package dev.ratchet.model;
 public enum Phase {
   RUNNING("running"),
   NEEDS_REVIEW("needs_review"),
+  /** Stopped by an operator's signed pause (D37): holds no lease until a signed unpause. */
+  PAUSED("paused"),
   COMPLETED("completed"),
   CANCELLED("cancelled"),
   FAILED("failed");

@@ -62,6 +62,12 @@ public final class PhaseTransitions {
         Phase.FAILED,
         TraceOutcome.PERMANENTLY_REFUSED,
         "a policy refusal the driver cannot get past"),
+    PAUSE(
+        Phase.RUNNING,
+        Phase.PAUSED,
+        TraceOutcome.OPERATOR_PAUSED,
+        "signed operator pause, at a step boundary with nothing pending"),
+    UNPAUSE(Phase.PAUSED, Phase.RUNNING, TraceOutcome.OPERATOR_UNPAUSED, "signed operator unpause"),
     REPLAN(Phase.NEEDS_REVIEW, Phase.RUNNING, TraceOutcome.REVIEW_REPLANNED, "signed replan"),
     ABORT(Phase.NEEDS_REVIEW, Phase.FAILED, TraceOutcome.REVIEW_ABORTED, "signed abort");
 
@@ -97,6 +103,47 @@ public final class PhaseTransitions {
   public static final List<Transition> TABLE = List.of(Transition.values());
 
   private PhaseTransitions() {}
+
+  /**
+   * The role whose signed decision requests {@code t} ({@code operator}, {@code reviewer}), or null
+   * for a row the runtime takes on its own evidence.
+   */
+  public static String signer(Transition t) {
+    return switch (t) {
+      case OPERATOR_CANCEL, FREEZE_CANCEL, PAUSE, UNPAUSE -> "operator";
+      case REPLAN, ABORT -> "reviewer";
+      default -> null;
+    };
+  }
+
+  /**
+   * The lifecycle diagram of docs/lifecycle.md (D37): one edge per pair of phases, labelled with
+   * the signed decisions that take it (by role) and how many rows the runtime takes on its own.
+   */
+  public static String lifecycleDiagram() {
+    java.util.Map<String, java.util.List<String>> edges = new java.util.LinkedHashMap<>();
+    java.util.Map<String, Integer> own = new java.util.HashMap<>();
+    for (Transition t : TABLE) {
+      String edge = t.from().wireName() + " --> " + t.to().wireName();
+      edges.computeIfAbsent(edge, k -> new java.util.ArrayList<>());
+      if (signer(t) == null) {
+        own.merge(edge, 1, Integer::sum);
+      } else {
+        edges.get(edge).add(signer(t) + " " + t.outcome().wireName());
+      }
+    }
+    StringBuilder b = new StringBuilder("```mermaid\nstateDiagram-v2\n    [*] --> running\n");
+    for (var e : edges.entrySet()) {
+      java.util.List<String> label = new java.util.ArrayList<>(e.getValue());
+      Integer n = own.get(e.getKey());
+      if (n != null) {
+        label.add(n + (n == 1 ? " runtime row" : " runtime rows"));
+      }
+      b.append("    ").append(e.getKey()).append(": ").append(String.join(", ", label));
+      b.append('\n');
+    }
+    return b.append("```\n").toString();
+  }
 
   /** The Mermaid state diagram of the table, as written to docs/state-machine.md. */
   public static String markdown() {

@@ -5,33 +5,34 @@ import dev.ratchet.json.JsonNull;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
+import dev.ratchet.sign.Role;
+import dev.ratchet.store.InboxItem;
 import java.util.Set;
 
 /**
- * The payload of a signed reviewer decision on one open review case (SPEC §8, D13). It binds the
- * task, run, policy, the case and everything the case froze (action, key, both digests, the full
- * receipt fingerprint) and the environment revision, and carries a single-use nonce. The fields
- * about the pending write are null for a drift case without one.
+ * The payload of a signed reviewer decision on one open review case (SPEC §8, D13). It binds (its
+ * {@link DecisionBinding}, the digest named {@code pending_intent_digest}) the task, run, policy
+ * and the case's pending write, everything else the case froze (both digests, the full receipt
+ * fingerprint) and the environment revision, and carries a single-use nonce. The fields about the
+ * pending write are null for a drift case without one.
  */
 public record ReviewDecision(
     String reviewerId,
-    String taskId,
-    String runId,
-    String policyId,
-    String policyVersion,
+    DecisionBinding binding,
     String caseId,
-    String actionId,
-    String idempotencyKey,
-    String pendingIntentDigest,
     String observedIntentDigest,
     String observedReceiptFingerprint,
     String environmentInstanceId,
     long environmentRevision,
     String decision,
-    String nonce) {
+    String nonce)
+    implements Decision {
 
   public static final String REPLAN = "replan";
   public static final String ABORT = "abort";
+
+  /** The name under which the binding's intent digest is signed. */
+  public static final String DIGEST_KEY = "pending_intent_digest";
 
   /**
    * A decision on {@code s}'s open review case, bound to the case, its pending write and observed
@@ -48,17 +49,10 @@ public record ReviewDecision(
     if (c == null) {
       throw dev.ratchet.error.RatchetException.contract("review: the run has no open review case");
     }
-    PendingIntent p = c.pending();
     return new ReviewDecision(
         reviewerId,
-        s.taskId(),
-        s.runId(),
-        task.policyId(),
-        task.policyVersion(),
+        DecisionBinding.of(s, task, c.pending()),
         c.caseId(),
-        p == null ? null : p.action().actionId(),
-        p == null ? null : p.key(),
-        p == null ? null : p.intentDigest(),
         c.observedReceipt() == null ? null : c.observedReceipt().intentDigest(),
         c.observedReceiptFingerprint(),
         live.instanceId(),
@@ -76,7 +70,7 @@ public record ReviewDecision(
     "case_id",
     "action_id",
     "idempotency_key",
-    "pending_intent_digest",
+    DIGEST_KEY,
     "observed_intent_digest",
     "observed_receipt_fingerprint",
     "environment_instance_id",
@@ -85,18 +79,32 @@ public record ReviewDecision(
     "nonce"
   };
 
+  public String pendingIntentDigest() {
+    return binding.intentDigest();
+  }
+
+  @Override
+  public String signerId() {
+    return reviewerId;
+  }
+
+  @Override
+  public Role role() {
+    return Role.REVIEWER;
+  }
+
+  @Override
+  public InboxItem.Kind inboxKind() {
+    return InboxItem.Kind.REVIEW_DECISION;
+  }
+
+  @Override
   public JsonObject toJson() {
-    return JsonObject.builder()
-        .put("reviewer_id", reviewerId)
-        .put("task_id", taskId)
-        .put("run_id", runId)
-        .put("policy_id", policyId)
-        .put("policy_version", policyVersion)
-        .put("case_id", caseId)
-        .put("action_id", opt(actionId))
-        .put("idempotency_key", opt(idempotencyKey))
-        .put("pending_intent_digest", opt(pendingIntentDigest))
-        .put("observed_intent_digest", opt(observedIntentDigest))
+    JsonObject.Builder b = JsonObject.builder().put("reviewer_id", reviewerId);
+    binding.writeRun(b);
+    b.put("case_id", caseId);
+    binding.writeIntent(b, DIGEST_KEY);
+    return b.put("observed_intent_digest", opt(observedIntentDigest))
         .put("observed_receipt_fingerprint", opt(observedReceiptFingerprint))
         .put("environment_instance_id", environmentInstanceId)
         .put("environment_revision", environmentRevision)
@@ -110,14 +118,8 @@ public record ReviewDecision(
     String decision = f.oneOf("decision", Set.of(REPLAN, ABORT));
     return new ReviewDecision(
         f.text("reviewer_id"),
-        f.text("task_id"),
-        f.text("run_id"),
-        f.text("policy_id"),
-        f.text("policy_version"),
+        DecisionBinding.read(f, DecisionBinding.Intent.OPTIONAL, DIGEST_KEY),
         f.text("case_id"),
-        f.optionalText("action_id"),
-        f.optionalText("idempotency_key"),
-        f.optionalHex64("pending_intent_digest"),
         f.optionalHex64("observed_intent_digest"),
         f.optionalHex64("observed_receipt_fingerprint"),
         f.text("environment_instance_id"),

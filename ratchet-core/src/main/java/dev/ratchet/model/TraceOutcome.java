@@ -45,6 +45,12 @@ public enum TraceOutcome {
   CANCEL_REQUESTED("cancel_requested"),
   /** Inbox cancels refused (untrusted, bad signature, wrong binding, malformed). */
   CANCEL_REJECTED("cancel_rejected"),
+  /** An operator's signed pause stopped the run at a step boundary (D37). */
+  OPERATOR_PAUSED("operator_paused"),
+  /** An operator's signed unpause made a paused run runnable again (D37). */
+  OPERATOR_UNPAUSED("operator_unpaused"),
+  /** Pause or unpause items that failed authentication or binding, consumed once (D37). */
+  PAUSE_REJECTED("pause_rejected"),
   /** An approver's signed rejection dropped an unapproved pending write (ADR 0072). */
   INTENT_REJECTED("intent_rejected"),
   /** A driver withdrew an unapproved pending write, e.g. its approval expired (ADR 0072). */

@@ -38,6 +38,8 @@ public record Recovery(long generation, Found found, Did did, StepOutcome outcom
     DRIFT("drift"),
     /** The run was already frozen for review. */
     NEEDS_REVIEW("needs_review"),
+    /** The run was paused by an operator and no signed unpause was waiting. */
+    PAUSED("paused"),
     /** The run had completed. */
     COMPLETED("completed"),
     /** The run had been cancelled. */
@@ -79,6 +81,8 @@ public record Recovery(long generation, Found found, Did did, StepOutcome outcom
     FROZEN("frozen"),
     /** A signed operator cancel ended the run (nothing was pending). */
     CANCELLED("cancelled"),
+    /** A signed operator pause stopped the run (nothing was pending). */
+    PAUSED("paused"),
     /** An approver's signed rejection dropped the unapproved pending write (ADR 0072). */
     REJECTED("rejected"),
     /** The pending write needs an approval no valid inbox item supplies; it stays pending. */

@@ -19,7 +19,8 @@ import java.util.Optional;
  * expired) waits for an approver. A run with valid evidence, or nothing pending, waits for no one
  * but a worker.
  *
- * @param what the machine code: {@code approval}, {@code approval_refresh} or {@code review}
+ * @param what the machine code: {@code approval}, {@code approval_refresh}, {@code review} or
+ *     {@code unpause}
  * @param delivered true when a decision of the kind it needs is already in the inbox: then it waits
  *     for a worker to consume it (or refuse it)
  * @param hint a human sentence with the command that unblocks the run
@@ -29,7 +30,9 @@ public record Waiting(For what, boolean delivered, String hint) {
   public enum For {
     APPROVAL("approval"),
     APPROVAL_REFRESH("approval_refresh"),
-    REVIEW("review");
+    REVIEW("review"),
+    /** A paused run waits for an operator's signed unpause (D37). */
+    UNPAUSE("unpause");
 
     private final String wireName;
 
@@ -51,6 +54,9 @@ public record Waiting(For what, boolean delivered, String hint) {
    * {@code awaiting_review} or {@code awaiting_approval}: the status shown instead of the phase.
    */
   public String status() {
+    if (what == For.UNPAUSE) {
+      return "paused";
+    }
     return what == For.REVIEW ? "awaiting_review" : "awaiting_approval";
   }
 
@@ -69,6 +75,15 @@ public record Waiting(For what, boolean delivered, String hint) {
       TrustRoot approvers,
       TrustRoot reviewers) {
     String run = s.runId();
+    if (s.phase() == Phase.PAUSED) {
+      // Who paused it and why are in its trace; a delivered unpause is not judged here (it needs
+      // the operators' trust root): the worker that consumes it says.
+      return Optional.of(
+          new Waiting(
+              For.UNPAUSE,
+              false,
+              "an operator unpauses it: 'ratchet unpause " + run + " --operator NAME'"));
+    }
     if (s.phase() == Phase.NEEDS_REVIEW) {
       boolean delivered =
           s.review() != null

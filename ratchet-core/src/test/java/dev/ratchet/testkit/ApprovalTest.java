@@ -83,13 +83,14 @@ class ApprovalTest {
     Approval good =
         new Approval(
             "alice",
-            s.taskId(),
-            s.runId(),
-            task.policyId(),
-            task.policyVersion(),
-            "a1",
-            p.key(),
-            p.intentDigest(),
+            new dev.ratchet.model.DecisionBinding(
+                s.taskId(),
+                s.runId(),
+                task.policyId(),
+                task.policyVersion(),
+                "a1",
+                p.key(),
+                p.intentDigest()),
             p.preState().instanceId(),
             p.preState().stateFingerprint(),
             p.preState().revision(),
@@ -112,13 +113,14 @@ class ApprovalTest {
     Approval expired =
         new Approval(
             "alice",
-            s.taskId(),
-            s.runId(),
-            task.policyId(),
-            task.policyVersion(),
-            "a1",
-            p.key(),
-            p.intentDigest(),
+            new dev.ratchet.model.DecisionBinding(
+                s.taskId(),
+                s.runId(),
+                task.policyId(),
+                task.policyVersion(),
+                "a1",
+                p.key(),
+                p.intentDigest()),
             p.preState().instanceId(),
             p.preState().stateFingerprint(),
             p.preState().revision(),
@@ -140,13 +142,8 @@ class ApprovalTest {
   private static Approval with(Approval g, String nonce, String digest, long rev, String key) {
     return new Approval(
         g.approverId(),
-        g.taskId(),
-        g.runId(),
-        g.policyId(),
-        g.policyVersion(),
-        g.actionId(),
-        key,
-        digest,
+        new dev.ratchet.model.DecisionBinding(
+            g.taskId(), g.runId(), g.policyId(), g.policyVersion(), g.actionId(), key, digest),
         g.environmentInstanceId(),
         g.stateFingerprint(),
         rev,

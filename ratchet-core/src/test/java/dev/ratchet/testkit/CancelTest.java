@@ -109,16 +109,13 @@ class CancelTest {
         dev.ratchet.model.SignedEnvelope.sign(
             new dev.ratchet.model.CancelRequest(
                     "olga",
-                    task.taskId(),
-                    "run-2",
-                    task.policyId(),
-                    task.policyVersion(),
+                    dev.ratchet.model.DecisionBinding.run(
+                        task.taskId(), "run-2", task.policyId(), task.policyVersion()),
                     "x",
                     "n1")
                 .toJson(),
             f.operatorKey);
-    f.ratchet("op")
-        .deliver(task.taskId(), "run-1", "n1", dev.ratchet.store.InboxItem.Kind.CANCEL, env);
+    f.deliverUnchecked(task.taskId(), "run-1", "n1", dev.ratchet.store.InboxItem.Kind.CANCEL, env);
     try (Run run = f.ratchet("w2").resume(task, "run-1", ws)) {
       assertThat(run.state().phase()).isEqualTo(Phase.RUNNING);
       assertThat(last(run.trace()).detail().toString()).contains("wrong_binding");

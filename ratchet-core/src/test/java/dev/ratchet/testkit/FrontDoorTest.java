@@ -84,8 +84,9 @@ class FrontDoorTest {
             s.usage().proposals() + 100,
             f.clock.millis() + Duration.ofMinutes(10).toMillis(),
             "nonce-front-door");
-    var env = ratchet.deliver(a, f.approverKey);
-    assertThat(env).isEqualTo(RuntimeFixture.sign(a.toJson(), f.approverKey));
+    var signed = Ratchet.sign(a, f.approverKey);
+    assertThat(ratchet.deliver(signed)).as("the trusted name").isEqualTo("alice");
+    assertThat(signed.envelope()).isEqualTo(RuntimeFixture.sign(a.toJson(), f.approverKey));
     assertThat(f.store.inbox(task.taskId(), "run-1")).hasSize(1);
     assertThat(run.execute(p).kind()).isEqualTo(StepOutcome.Kind.EXECUTED);
     assertThat(ws.ledger()).hasSize(1);

@@ -42,8 +42,9 @@ class RejectionTest {
   }
 
   private void reject(RunState s, SigningKey key, String nonce) {
-    f.ratchet("approver")
-        .deliver(ApprovalRejection.ofPending(key.label(), s, task, "wrong file", nonce), key);
+    f.deliverUnchecked(
+        dev.ratchet.Ratchet.sign(
+            ApprovalRejection.ofPending(key.label(), s, task, "wrong file", nonce), key));
   }
 
   @Test

@@ -137,17 +137,52 @@ public final class RuntimeFixture {
 
   /** Signs a cancel of run {@code runId} with {@code key} and delivers it (issue 17). */
   public SignedEnvelope deliverCancel(TaskSpec task, String runId, SigningKey key, String nonce) {
-    return ratchet("operator")
-        .deliver(
+    dev.ratchet.model.SignedDecision signed =
+        dev.ratchet.model.SignedDecision.sign(
             new dev.ratchet.model.CancelRequest(
                 key.label(),
-                task.taskId(),
-                runId,
-                task.policyId(),
-                task.policyVersion(),
+                dev.ratchet.model.DecisionBinding.run(
+                    task.taskId(), runId, task.policyId(), task.policyVersion()),
                 "stop it",
                 nonce),
             key);
+    deliverUnchecked(signed);
+    return signed.envelope();
+  }
+
+  /**
+   * Puts {@code signed} into its run's inbox without the front door's trust check (as any store
+   * writer could): what a test of the worker's own refusals needs.
+   */
+  public void deliverUnchecked(dev.ratchet.model.SignedDecision signed) {
+    store.deliver(signed.decision().taskId(), signed.decision().runId(), signed.inboxItem());
+  }
+
+  /** An envelope put into run {@code runId}'s inbox as it is, unchecked. */
+  public void deliverUnchecked(
+      String taskId, String runId, String nonce, InboxItem.Kind kind, SignedEnvelope env) {
+    store.deliver(taskId, runId, new InboxItem(nonce, kind, Canonical.string(env.toJson())));
+  }
+
+  /** Signs an operator's pause or unpause of the run with {@code key} and delivers it (D37). */
+  public SignedEnvelope deliverPause(
+      dev.ratchet.model.PauseDecision.Kind decision,
+      TaskSpec task,
+      String runId,
+      SigningKey key,
+      String nonce) {
+    dev.ratchet.model.SignedDecision signed =
+        dev.ratchet.model.SignedDecision.sign(
+            new dev.ratchet.model.PauseDecision(
+                decision,
+                key.label(),
+                dev.ratchet.model.DecisionBinding.run(
+                    task.taskId(), runId, task.policyId(), task.policyVersion()),
+                "maintenance window",
+                nonce),
+            key);
+    deliverUnchecked(signed);
+    return signed.envelope();
   }
 
   /** Signs an approval of the run's pending write, valid for {@code ttl}, and delivers it. */
@@ -179,14 +214,15 @@ public final class RuntimeFixture {
     ReviewCase c = s.review();
     return new ReviewDecision(
         "rita",
-        s.taskId(),
-        s.runId(),
-        task.policyId(),
-        task.policyVersion(),
+        new dev.ratchet.model.DecisionBinding(
+            s.taskId(),
+            s.runId(),
+            task.policyId(),
+            task.policyVersion(),
+            c.pending() == null ? null : c.pending().action().actionId(),
+            c.pending() == null ? null : c.pending().key(),
+            c.pending() == null ? null : c.pending().intentDigest()),
         c.caseId(),
-        c.pending() == null ? null : c.pending().action().actionId(),
-        c.pending() == null ? null : c.pending().key(),
-        c.pending() == null ? null : c.pending().intentDigest(),
         c.observedReceipt() == null ? null : c.observedReceipt().intentDigest(),
         c.observedReceiptFingerprint(),
         c.observation().instanceId(),

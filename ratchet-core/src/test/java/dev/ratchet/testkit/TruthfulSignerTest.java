@@ -50,7 +50,7 @@ class TruthfulSignerTest {
       String nonce,
       SigningKey key) {
     SignedEnvelope env = SignedEnvelope.sign(payload.with(field, new JsonString(name)), key);
-    f.ratchet("op").deliver(s.taskId(), s.runId(), nonce, kind, env);
+    f.deliverUnchecked(s.taskId(), s.runId(), nonce, kind, env);
   }
 
   @Test
@@ -108,15 +108,17 @@ class TruthfulSignerTest {
     f.ratchet("w1").start(task, "run-1", ws).close();
     CancelRequest c =
         new CancelRequest(
-            "olga", task.taskId(), "run-1", task.policyId(), task.policyVersion(), "x", "c-1");
-    f.ratchet("op")
-        .deliver(
-            task.taskId(),
-            "run-1",
-            "c-1",
-            InboxItem.Kind.CANCEL,
-            SignedEnvelope.sign(
-                c.toJson().with("operator_id", new JsonString("root")), f.operatorKey));
+            "olga",
+            dev.ratchet.model.DecisionBinding.run(
+                task.taskId(), "run-1", task.policyId(), task.policyVersion()),
+            "x",
+            "c-1");
+    f.deliverUnchecked(
+        task.taskId(),
+        "run-1",
+        "c-1",
+        InboxItem.Kind.CANCEL,
+        SignedEnvelope.sign(c.toJson().with("operator_id", new JsonString("root")), f.operatorKey));
     try (Run run = f.ratchet("w2").resume(task, "run-1", ws)) {
       assertThat(run.state().phase()).isEqualTo(Phase.RUNNING);
       TraceEvent last = last(run.trace());

@@ -133,9 +133,10 @@ class WriteLifecycleCoverageTest {
           run.propose(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
           f.ratchet("approver")
               .deliver(
-                  dev.ratchet.model.ApprovalRejection.ofPending(
-                      "alice", run.state(), task, "no", "reject-1"),
-                  f.approverKey);
+                  dev.ratchet.Ratchet.sign(
+                      dev.ratchet.model.ApprovalRejection.ofPending(
+                          "alice", run.state(), task, "no", "reject-1"),
+                      f.approverKey));
           org.assertj.core.api.Assertions.catchThrowable(() -> run.execute("a1"));
           run.propose(run.action("a2", "write_file", write("app.py", RuntimeFixture.FIXED)));
           run.withdraw("a2", "approval_expired");

@@ -344,6 +344,20 @@ class PostgresRolesTest {
   }
 
   @Test
+  void sinceVersion13AnOperatorDeliversPausesUnpausesAndMigrations() throws SQLException {
+    try (Connection op = connect(Postgres.OPERATOR)) {
+      String deliver = "SELECT ratchet_deliver(?, ?, ?, ?, ?)";
+      assertThat(query(op, deliver, "task-1", "run-a", "p-1", "PAUSE", "{}")).isEqualTo(1L);
+      assertThat(query(op, deliver, "task-1", "run-a", "u-1", "UNPAUSE", "{}")).isEqualTo(2L);
+      assertThat(query(op, deliver, "task-1", "run-a", "m-1", "MIGRATE", "{}")).isEqualTo(3L);
+      assertThat(store.inbox(TestRun.TASK, "run-a"))
+          .extracting(InboxItem::kind)
+          .containsExactly(InboxItem.Kind.PAUSE, InboxItem.Kind.UNPAUSE, InboxItem.Kind.MIGRATE);
+      assertThat(sqlState(op, deliver, "task-1", "run-a", "p-1", "PAUSE", "{}")).isEqualTo("RT409");
+    }
+  }
+
+  @Test
   void anInspectorOnlyReads() throws SQLException {
     try (Connection c = connect(Postgres.INSPECTOR)) {
       assertThat(query(c, "SELECT count(*) FROM ratchet_records")).isEqualTo(6L);

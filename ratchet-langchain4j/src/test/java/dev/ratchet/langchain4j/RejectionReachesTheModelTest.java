@@ -81,9 +81,10 @@ class RejectionReachesTheModelTest {
       String rejectedKey = run.state().pending().key();
       f.ratchet("approver")
           .deliver(
-              ApprovalRejection.ofPending(
-                  "alice", run.state(), task, "the greeting must say ready", "reject-1"),
-              f.approverKey);
+              dev.ratchet.Ratchet.sign(
+                  ApprovalRejection.ofPending(
+                      "alice", run.state(), task, "the greeting must say ready", "reject-1"),
+                  f.approverKey));
 
       assertThat(agent.drive(run, task).kind())
           .as("the re-planned write waits for its own approval")

@@ -1,12 +1,9 @@
 package dev.ratchet.ops;
 
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.json.Canonical;
-import dev.ratchet.model.RunState;
-import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.model.SignedDecision;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.store.CheckpointStore;
-import dev.ratchet.store.InboxItem;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,10 +23,13 @@ public final class Decisions {
     return prefix + "-" + entropy.hex128();
   }
 
-  public static void deliver(
-      CheckpointStore store, RunState s, InboxItem.Kind kind, String nonce, SignedEnvelope env) {
-    store.deliver(
-        s.taskId(), s.runId(), new InboxItem(nonce, kind, Canonical.string(env.toJson())));
+  /**
+   * Puts a signed decision into its run's inbox. The CLI checks trust itself first (and may be told
+   * to deliver anyway, {@code --force}: the worker's trust roots decide), so the store write here
+   * is unchecked; the worker verifies under the lease.
+   */
+  public static void deliver(CheckpointStore store, SignedDecision signed) {
+    store.deliver(signed.decision().taskId(), signed.decision().runId(), signed.inboxItem());
   }
 
   /** {@code 90s}, {@code 30m}, {@code 24h} or {@code 7d}. */

@@ -28,7 +28,9 @@ public final class Driver {
     /** A pending write waits for a signed approval. */
     AWAITING_APPROVAL,
     /** Asked to stop between steps (a worker draining or losing its lease); still runnable. */
-    YIELDED
+    YIELDED,
+    /** Paused by an operator's signed pause: moves again after a signed unpause (D37). */
+    PAUSED
   }
 
   /** Why driving stopped, with the exit code the command returns. */
@@ -81,6 +83,18 @@ public final class Driver {
       RunState s = run.state();
       if (s.phase().terminal()) {
         return ended(s);
+      }
+      if (s.phase() == Phase.PAUSED) {
+        return new Result(
+            Stop.PAUSED,
+            0,
+            "run "
+                + s.runId()
+                + " is paused by an operator ('ratchet status "
+                + s.runId()
+                + "' says who and why); 'ratchet unpause "
+                + s.runId()
+                + "' lets it go on");
       }
       if (s.pending() == null && s.phase() == Phase.RUNNING && stopBetweenSteps.getAsBoolean()) {
         return new Result(Stop.YIELDED, 0, "run " + s.runId() + " stopped between steps");

@@ -27,6 +27,8 @@ public enum PgRole {
           Map.entry("refresh-approval", OPERATOR),
           Map.entry("review decide", OPERATOR),
           Map.entry("cancel", OPERATOR),
+          Map.entry("pause", OPERATOR),
+          Map.entry("unpause", OPERATOR),
           Map.entry("submit", OPERATOR),
           Map.entry("keys trust", OPERATOR), // wakes waiting runs (ADR 0053)
           Map.entry("status", INSPECTOR),

@@ -119,7 +119,9 @@ public final class RunViews {
             session.waiting(c),
             now);
     JsonObject cancel = cancel(session, ref, c.state());
-    return cancel == null ? view : view.with("cancel", cancel);
+    JsonObject pause = pause(session, ref, c.state());
+    view = cancel == null ? view : view.with("cancel", cancel);
+    return pause == null ? view : view.with("pause", pause);
   }
 
   /** Trace outcomes that carry an operator's signed cancel (who and why). */
@@ -136,21 +138,38 @@ public final class RunViews {
         stop.equals("cancelled_by_operator")
             || stop.equals("cancel_reviewed")
             || (s.review() != null && ReviewCase.CANCEL_REQUESTED.equals(s.review().reason()));
-    if (!cancelled) {
-      return null;
-    }
+    return cancelled ? lastSigned(session, ref, s, CANCEL_EVENTS, "cancel_reason") : null;
+  }
+
+  /**
+   * Who paused a paused run and why (D37), from the audited trace: {@code {operator_id, reason}};
+   * null for a run that is not paused.
+   */
+  static JsonObject pause(Session session, CheckpointStore.RunRef ref, RunState s) {
+    return s.phase() == dev.ratchet.model.Phase.PAUSED
+        ? lastSigned(session, ref, s, java.util.Set.of("operator_paused"), "pause_reason")
+        : null;
+  }
+
+  /** The operator and reason of the last authenticated trace event with one of {@code outcomes}. */
+  private static JsonObject lastSigned(
+      Session session,
+      CheckpointStore.RunRef ref,
+      RunState s,
+      java.util.Set<String> outcomes,
+      String reasonField) {
     long count = ChainAudit.verify(session.store(), ref.taskId(), ref.runId(), s, RecordSet.TRACE);
     JsonObject found = null;
     for (JsonObject e :
         Records.bodies(
             Records.upTo(session.store(), ref.taskId(), ref.runId(), RecordSet.TRACE, count))) {
       if (e.get("outcome").orElse(null) instanceof dev.ratchet.json.JsonString o
-          && CANCEL_EVENTS.contains(o.value())
+          && outcomes.contains(o.value())
           && e.get("detail").orElse(null) instanceof JsonObject d) {
         found =
             JsonObject.builder()
                 .put("operator_id", Views.text(d, "operator_id"))
-                .put("reason", Views.text(d, "cancel_reason"))
+                .put("reason", Views.text(d, reasonField))
                 .build();
       }
     }

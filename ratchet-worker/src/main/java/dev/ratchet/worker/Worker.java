@@ -2,6 +2,7 @@ package dev.ratchet.worker;
 
 import dev.ratchet.Run;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.model.Phase;
 import dev.ratchet.schedule.Claim;
 import dev.ratchet.schedule.SchedulingStore;
 import dev.ratchet.seam.MonotonicClock;
@@ -21,6 +22,7 @@ import java.util.ServiceLoader;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -254,8 +256,10 @@ public final class Worker {
       return "no_driver";
     }
     DriveContext ctx;
+    // Set by the renewal thread when an operator's pause or cancel waits in the inbox (D37).
+    AtomicBoolean stopAsked = new AtomicBoolean();
     try {
-      ctx = opener.open(claim, () -> stopping.get() || keeper.lost());
+      ctx = opener.open(claim, () -> stopping.get() || keeper.lost() || stopAsked.get());
     } catch (ClaimRefused e) {
       // Never started or resumed: end the row so no worker claims it again (ADR 0061).
       store.finish(claim, claim.lease());
@@ -263,9 +267,18 @@ public final class Worker {
       return "refused";
     }
     // Closed in reverse order: renewals stop before the run releases its lease.
+    ScheduledFuture<?> asking = askForStops(ctx.run(), stopAsked);
     try (Run run = ctx.run();
         LeaseKeeper renewing = keeper) {
-      DriveResult r = driver.drive(ctx);
+      DriveResult r;
+      try {
+        r =
+            run.state().phase() == Phase.PAUSED
+                ? DriveResult.waiting("paused by an operator", null)
+                : driver.drive(ctx);
+      } finally {
+        asking.cancel(false);
+      }
       if (renewing.lost()) {
         // Never act after losing the lease: the row is left for whoever holds the run now.
         sayRun(claim, "stopped: the lease was lost (" + r.reason() + ")");
@@ -288,6 +301,28 @@ public final class Worker {
       sayRun(claim, result + " (" + r.reason() + ")");
       return result;
     }
+  }
+
+  /**
+   * Asks the run, at the renewal cadence and never per step (D22), whether an operator's pause or
+   * cancel waits; the driver then stops at its next step boundary and the row stays runnable, so
+   * the next claim's recovery consumes the item under the lease (D37).
+   */
+  private ScheduledFuture<?> askForStops(Run run, AtomicBoolean stopAsked) {
+    long every = Math.max(50, options.leaseTtl().toMillis() / 3);
+    return renewals.scheduleWithFixedDelay(
+        () -> {
+          try {
+            if (!stopAsked.get() && run.stopRequested()) {
+              stopAsked.set(true);
+            }
+          } catch (RuntimeException e) {
+            // A store hiccup here only delays the stop until the next look or the next claim.
+          }
+        },
+        every,
+        every,
+        TimeUnit.MILLISECONDS);
   }
 
   private void say(String line) {

@@ -40,13 +40,8 @@ class ApprovalGoldenTest {
   static final Approval APPROVAL =
       new Approval(
           "alice",
-          "repair-greeting",
-          "run-1",
-          "environment-policy",
-          "v1",
-          "a1",
-          KEY,
-          INTENT_DIGEST,
+          new dev.ratchet.model.DecisionBinding(
+              "repair-greeting", "run-1", "environment-policy", "v1", "a1", KEY, INTENT_DIGEST),
           "ws-1",
           STATE_FP,
           1,
@@ -105,14 +100,9 @@ class ApprovalGoldenTest {
   static final ReviewDecision DECISION =
       new ReviewDecision(
           "rita",
-          "repair-greeting",
-          "run-1",
-          "environment-policy",
-          "v1",
+          new dev.ratchet.model.DecisionBinding(
+              "repair-greeting", "run-1", "environment-policy", "v1", "a1", KEY, INTENT_DIGEST),
           "case-1",
-          "a1",
-          KEY,
-          INTENT_DIGEST,
           OTHER_DIGEST,
           RECEIPT_FINGERPRINT,
           "ws-1",

@@ -245,14 +245,8 @@ class FieldsTest {
   static JsonObject decisionJson() {
     return new ReviewDecision(
             "rita",
-            "t",
-            "r",
-            "p",
-            "1",
+            new dev.ratchet.model.DecisionBinding("t", "r", "p", "1", null, null, null),
             "case-1",
-            null,
-            null,
-            null,
             null,
             null,
             "ws",
@@ -274,7 +268,15 @@ class FieldsTest {
   // ---------------------------------------------------------------- fixtures
 
   static JsonObject approvalJson() {
-    return new Approval("alice", "t", "r", "p", "1", "a1", "k", HEX, "ws", HEX, 3, 10, 1_000, "n-1")
+    return new Approval(
+            "alice",
+            new dev.ratchet.model.DecisionBinding("t", "r", "p", "1", "a1", "k", HEX),
+            "ws",
+            HEX,
+            3,
+            10,
+            1_000,
+            "n-1")
         .toJson();
   }
 

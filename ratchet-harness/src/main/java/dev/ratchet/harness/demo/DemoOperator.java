@@ -44,7 +44,7 @@ final class DemoOperator {
               st.usage().proposals() + 10,
               demo.clock().millis() + 600_000,
               "approval-" + demo.entropy().hex128());
-      r.ratchet.deliver(a, alice);
+      r.ratchet.deliver(dev.ratchet.Ratchet.sign(a, alice));
       demo.say("  approval of " + actionId + " signed by alice and delivered to the run's inbox");
     }
   }
@@ -95,7 +95,7 @@ final class DemoOperator {
               ReviewDecision.REPLAN,
               r.adapter.observe(),
               "decision-" + demo.entropy().hex128());
-      r.ratchet.deliver(d, rita);
+      r.ratchet.deliver(dev.ratchet.Ratchet.sign(d, rita));
       demo.say(
           "reviewer rita signed a replan of case "
               + r.state.review().caseId()

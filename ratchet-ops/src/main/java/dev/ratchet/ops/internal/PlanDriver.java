@@ -56,6 +56,7 @@ public final class PlanDriver implements dev.ratchet.worker.Driver {
       case FROZEN -> DriveResult.waiting("needs a reviewer's decision", null);
       case AWAITING_APPROVAL -> DriveResult.waiting("awaiting approval", null);
       case YIELDED -> DriveResult.yielded("stopped between steps");
+      case PAUSED -> DriveResult.waiting("paused by an operator", null);
     };
   }
 }
