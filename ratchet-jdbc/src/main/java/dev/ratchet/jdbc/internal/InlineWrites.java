@@ -3,12 +3,10 @@ package dev.ratchet.jdbc.internal;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.Lease;
-import dev.ratchet.store.LeaseToken;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * SQLite: the mark and lease statements run inline on the writer connection, with expiry judged on
@@ -30,19 +28,6 @@ final class InlineWrites implements Writes {
           c, r.scope().taskId(), r.scope().runId(), r.nextGeneration(), digest, retainOlder);
     }
     return new Advance(rows, now);
-  }
-
-  @Override
-  public Optional<Lease> grant(
-      Connection c,
-      Side marks,
-      String runId,
-      String owner,
-      Duration ttl,
-      boolean steal,
-      LeaseToken token)
-      throws SQLException {
-    return Leases.grant(c, runId, owner, ttl, marks.now(c), steal, token);
   }
 
   @Override

@@ -41,9 +41,10 @@ public interface Writes {
 
   /**
    * Grants the lease when it is free: never held, released, or (if {@code steal}) expired; the
-   * store keeps {@code token}'s hash and the returned lease carries the token.
+   * store keeps {@code token}'s hash and the returned lease carries the token. By default inline,
+   * on the clock of {@code marks} (SQLite); PostgreSQL's role-restricted mark calls its function.
    */
-  Optional<Lease> grant(
+  default Optional<Lease> grant(
       Connection c,
       Side marks,
       String runId,
@@ -51,7 +52,9 @@ public interface Writes {
       Duration ttl,
       boolean steal,
       LeaseToken token)
-      throws SQLException;
+      throws SQLException {
+    return Leases.grant(c, runId, owner, ttl, marks.now(c), steal, token);
+  }
 
   /** Extends a live lease to now + ttl; {@code FENCED} otherwise. */
   Lease renew(Connection c, Side marks, Lease lease, Duration ttl) throws SQLException;
