@@ -46,7 +46,7 @@ public final class BrowserDemoWorker {
   /** Long enough for a browser step on a loaded machine (Chromium starts in seconds). */
   private static final Duration LEASE_TTL = Duration.ofMinutes(2);
 
-  /** Selenium's informational log lines would clutter the demo's story. */
+  /** Selenium's log lines (a killed browser's lost requests) would clutter the demo's story. */
   private static final java.util.logging.Logger SELENIUM =
       java.util.logging.Logger.getLogger("org.openqa.selenium");
 
@@ -57,7 +57,7 @@ public final class BrowserDemoWorker {
     URI ledger = URI.create(args[1]);
     int worker = Integer.parseInt(args[2]);
     boolean start = args[3].equals("start");
-    SELENIUM.setLevel(java.util.logging.Level.WARNING);
+    SELENIUM.setLevel(java.util.logging.Level.OFF);
     PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
     HaltingSeam seam = new HaltingSeam(CrashPoint.ADAPTER_AFTER_EXTERNAL_COMMIT, out);
     // Each worker's clock runs a lease lifetime ahead: it never waits for a dead worker's lease.
