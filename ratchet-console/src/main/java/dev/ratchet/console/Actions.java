@@ -73,7 +73,9 @@ final class Actions {
           query.containsKey("delivered")
               ? "<p class=\"notice\" id=\"delivered\">Signed and delivered (nonce "
                   + Html.esc(query.get("delivered"))
-                  + "). A worker applies it when it next claims the run.</p>"
+                  + "): "
+                  + Html.esc(i.extras().judged().next())
+                  + ".</p>"
               : "";
       return ConsoleServer.Reply.html("Run " + p[2], notice + Pages.run(i.view(), i.extras()));
     }

@@ -106,19 +106,6 @@ final class SqliteConsole implements AutoCloseable {
     worker = pb.start();
   }
 
-  /**
-   * Stops the worker (SIGTERM: it drains) and starts a new one: a worker reads the trust roots when
-   * it starts, so a key enrolled since is trusted by the next one.
-   */
-  void restartWorker() throws IOException, InterruptedException {
-    worker.destroy();
-    if (!worker.waitFor(60, TimeUnit.SECONDS)) {
-      worker.destroyForcibly();
-      worker.waitFor(30, TimeUnit.SECONDS);
-    }
-    startWorker();
-  }
-
   /** Waits (bounded) until the worker's log line says {@code text}. */
   void awaitWorker(String text) throws IOException, InterruptedException {
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);

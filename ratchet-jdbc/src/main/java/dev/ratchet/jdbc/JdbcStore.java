@@ -8,6 +8,7 @@ import dev.ratchet.jdbc.internal.Schedule;
 import dev.ratchet.jdbc.internal.Side;
 import dev.ratchet.jdbc.internal.Submissions;
 import dev.ratchet.jdbc.internal.Tables;
+import dev.ratchet.jdbc.internal.Wakes;
 import dev.ratchet.json.Text;
 import dev.ratchet.schedule.Claim;
 import dev.ratchet.schedule.RunnableListener;
@@ -269,6 +270,15 @@ public final class JdbcStore implements CheckpointStore, SchedulingStore {
           Schedule.finish(marks, c, claim, lease);
           return null;
         });
+  }
+
+  /**
+   * {@inheritDoc} On PostgreSQL through {@code ratchet_wake_waiting}, a function of the operator
+   * and worker roles (ADR 0053).
+   */
+  @Override
+  public int wakeWaiting() {
+    return marks.write("waking waiting runs", c -> Wakes.wakeWaiting(marks, c));
   }
 
   // ---- leases (D8): judged on the injected clock (SQLite) or the database clock (PostgreSQL) ----

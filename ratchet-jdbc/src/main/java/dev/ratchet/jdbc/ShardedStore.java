@@ -369,6 +369,12 @@ public final class ShardedStore implements CheckpointStore, SchedulingStore {
     return out;
   }
 
+  /** Wakes every cluster's waiting runs; unavailable if any cluster is (trust roots are global). */
+  @Override
+  public int wakeWaiting() {
+    return everywhere(s -> List.of(s.wakeWaiting())).stream().mapToInt(Integer::intValue).sum();
+  }
+
   @Override
   public boolean park(Claim claim, Lease lease, Instant wakeAt) {
     Objects.requireNonNull(claim, "claim");

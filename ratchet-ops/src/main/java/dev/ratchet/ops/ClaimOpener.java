@@ -56,12 +56,19 @@ public final class ClaimOpener implements RunOpener {
 
   /** The runtime for the next claim, rebuilt when the trust roots changed since the last one. */
   private synchronized Ratchet current() {
+    judgementChanged();
+    return ratchet;
+  }
+
+  /** Re-reads the trust roots (before each claim attempt): true, and logged, when they changed. */
+  @Override
+  public synchronized boolean judgementChanged() {
     String changed = session.reloadTrust();
     if (changed != null) {
       ratchet = ratchets.get();
       log.accept("trust roots changed, reloaded: " + changed);
     }
-    return ratchet;
+    return changed != null;
   }
 
   @Override

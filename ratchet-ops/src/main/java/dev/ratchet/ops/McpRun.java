@@ -18,7 +18,9 @@ import java.util.function.Consumer;
 public final class McpRun implements RunAccess, AutoCloseable {
   private static final long POLL_MS = 50;
 
-  private final Ratchet ratchet;
+  private final LiveRatchet live;
+  private Ratchet ratchet;
+  private long trustGeneration;
   private final TaskFile task;
   private final String runId;
   private final EnvironmentAdapter adapter;
@@ -27,15 +29,23 @@ public final class McpRun implements RunAccess, AutoCloseable {
   private final Consumer<String> log;
   private Run run;
 
+  /**
+   * {@code live} is re-checked before each call is served: when the trust roots changed, the run
+   * resumes under a runtime built from the new ones (issue 39), so a key trusted after the server
+   * started is honoured without a restart.
+   */
   public McpRun(
-      Ratchet ratchet,
+      LiveRatchet live,
       TaskFile task,
       String runId,
       EnvironmentAdapter adapter,
       Duration leaseTtl,
       Services services,
       Consumer<String> log) {
-    this.ratchet = ratchet;
+    this.live = live;
+    LiveRatchet.Snapshot now = live.check();
+    this.ratchet = now.ratchet();
+    this.trustGeneration = now.generation();
     this.task = task;
     this.runId = runId;
     this.adapter = adapter;
@@ -68,6 +78,15 @@ public final class McpRun implements RunAccess, AutoCloseable {
 
   @Override
   public Run current() {
+    LiveRatchet.Snapshot now = live.check();
+    if (now.generation() != trustGeneration && run != null) {
+      trustGeneration = now.generation();
+      ratchet = now.ratchet();
+      close();
+      run = resumeWhenFree();
+      log.accept(
+          "resumed run " + runId + " under the reloaded trust roots: did " + run.recovery().did());
+    }
     return run;
   }
 

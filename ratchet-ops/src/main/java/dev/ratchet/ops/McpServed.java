@@ -1,6 +1,5 @@
 package dev.ratchet.ops;
 
-import dev.ratchet.Ratchet;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.error.RatchetException;
@@ -22,7 +21,7 @@ public record McpServed(String id, EnvironmentAdapter adapter, McpRun run, McpTo
   public static McpServed open(
       Services services,
       Session session,
-      Ratchet ratchet,
+      LiveRatchet ratchet,
       TaskFile tf,
       Path taskFile,
       String id,

@@ -1,6 +1,5 @@
 package dev.ratchet.ops;
 
-import dev.ratchet.Ratchet;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.mcp.ServerSettings;
 import dev.ratchet.mcp.http.McpTls;
@@ -90,7 +89,9 @@ public final class McpServer {
     Session.preflight(settings);
     try (Session session = Session.open(services, settings, StoreFactory.Mode.CREATE, seam)) {
       Duration ttl = options.leaseTtl();
-      Ratchet ratchet = session.ratchet(options.workerId(), ttl, seam);
+      // Trust roots are live (issue 39): re-read before each call, each run resumed on a change.
+      LiveRatchet ratchet =
+          new LiveRatchet(session, () -> session.ratchet(options.workerId(), ttl, seam), this::log);
       err.println("ratchet mcp: pid " + ProcessHandle.current().pid());
       List<McpServed> served = new ArrayList<>();
       CountDownLatch released = new CountDownLatch(1);

@@ -28,6 +28,7 @@ public enum PgRole {
           Map.entry("review decide", OPERATOR),
           Map.entry("cancel", OPERATOR),
           Map.entry("submit", OPERATOR),
+          Map.entry("keys trust", OPERATOR), // wakes waiting runs (ADR 0053)
           Map.entry("status", INSPECTOR),
           Map.entry("inspect", INSPECTOR),
           Map.entry("verify", INSPECTOR),

@@ -177,6 +177,12 @@ public final class RunViews {
             observedAtMs < 0
                 ? JsonNull.INSTANCE
                 : new dev.ratchet.json.JsonInt(Math.max(0, nowMs - observedAtMs)))
+        .put(
+            "decisions",
+            JsonObject.builder()
+                .put("replan", dev.ratchet.outcome.ReviewChoices.replan(rc))
+                .put("abort", dev.ratchet.outcome.ReviewChoices.abort(rc))
+                .build())
         .build();
   }
 

@@ -17,17 +17,22 @@ import java.net.InetSocketAddress;
  */
 public final class WorkerMetrics implements AutoCloseable {
   private final RatchetObserver observer;
+  private final dev.ratchet.worker.WorkerEvents events;
   private final PrometheusEndpoint endpoint;
 
-  private WorkerMetrics(RatchetObserver observer, PrometheusEndpoint endpoint) {
+  private WorkerMetrics(
+      RatchetObserver observer,
+      dev.ratchet.worker.WorkerEvents events,
+      PrometheusEndpoint endpoint) {
     this.observer = observer;
+    this.events = events;
     this.endpoint = endpoint;
   }
 
   /** Serves the meters when {@code port} is given (0: any free port, printed on {@code err}). */
   public static WorkerMetrics start(String bind, Integer port, PrintWriter err) {
     if (port == null) {
-      return new WorkerMetrics(RatchetObserver.NONE, null);
+      return new WorkerMetrics(RatchetObserver.NONE, dev.ratchet.worker.WorkerEvents.NONE, null);
     }
     if (port < 0 || port > 65_535) {
       throw RatchetException.contract("--metrics-port: " + port + " is not a port (0-65535)");
@@ -51,7 +56,12 @@ public final class WorkerMetrics implements AutoCloseable {
             + endpoint.port()
             + "/metrics");
     err.flush();
-    return new WorkerMetrics(new MeterObserver(registry), endpoint);
+    return new WorkerMetrics(new MeterObserver(registry), new WorkerMeters(registry), endpoint);
+  }
+
+  /** What the worker loop reports to (issue 39: claims, renewals, drains, trust reloads). */
+  public dev.ratchet.worker.WorkerEvents events() {
+    return events;
   }
 
   /** What the worker's Ratchet reports to. */

@@ -74,7 +74,8 @@ public final class WorkerProcess {
                   line -> err.println("worker " + o.owner() + ": " + line)),
               Worker.discover(WorkerProcess.class.getClassLoader()),
               options,
-              err::println);
+              err::println,
+              metrics.events());
       Duration bound = o.leaseTtl().plus(o.poll());
       Runtime.getRuntime()
           .addShutdownHook(new Thread(() -> drain(worker, o.owner(), finished, bound, err)));
