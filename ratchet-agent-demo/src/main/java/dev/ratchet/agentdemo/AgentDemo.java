@@ -39,7 +39,7 @@ public final class AgentDemo {
   private static final long LINE_TIMEOUT_MS = 120_000;
 
   /** A class path without an SLF4J provider (a test's) would print a warning in every worker. */
-  private static final List<String> JVM_FLAGS =
+  static final List<String> JVM_FLAGS =
       java.util.stream.Stream.concat(
               ChildJvm.FAST_START.stream(),
               java.util.stream.Stream.of("-Dslf4j.internal.verbosity=ERROR"))

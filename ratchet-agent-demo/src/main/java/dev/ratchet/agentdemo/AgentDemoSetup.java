@@ -87,6 +87,16 @@ final class AgentDemoSetup {
 
   static Ratchet ratchet(
       Path dir, JdbcStore store, InstantSource clock, CrashSeam seam, String workerId) {
+    return ratchet(dir, store, clock, seam, workerId, LEASE_TTL);
+  }
+
+  static Ratchet ratchet(
+      Path dir,
+      JdbcStore store,
+      InstantSource clock,
+      CrashSeam seam,
+      String workerId,
+      Duration leaseTtl) {
     return Ratchet.builder()
         .store(store)
         .leases(store)
@@ -98,7 +108,7 @@ final class AgentDemoSetup {
         .entropy(Seams.secureEntropy())
         .crashSeam(seam)
         .workerId(workerId)
-        .leaseTtl(LEASE_TTL)
+        .leaseTtl(leaseTtl)
         .build();
   }
 

@@ -121,6 +121,11 @@ public final class BrowserAdapter implements EnvironmentAdapter, AutoCloseable {
     }
   }
 
+  /** Test seam (this package only): {@code hook} runs between the key lookup and the click. */
+  void beforeClick(Runnable hook) {
+    writes.beforeClick(hook);
+  }
+
   /** The service's receipt under the key (never the page's word). */
   @Override
   public Optional<Receipt> lookup(String idempotencyKey) {

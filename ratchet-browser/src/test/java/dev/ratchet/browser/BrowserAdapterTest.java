@@ -102,6 +102,57 @@ class BrowserAdapterTest {
     assertThat(WebLedger.orders(service, "acct-c")).isEqualTo(1);
   }
 
+  /**
+   * A late result: worker-1 looked the key up (no receipt) and filled the form, and while its click
+   * is in flight its lease expires and worker-2, the newer holder, writes for the run at the
+   * service. The click then reaches the service with the old fence and is refused there.
+   */
+  @Test
+  void aClickInFlightWhenANewerLeaseHolderWroteIsRefusedByTheServicesFence() {
+    java.util.concurrent.atomic.AtomicInteger newer =
+        new java.util.concurrent.atomic.AtomicInteger();
+    adapter.beforeClick(
+        () -> {
+          if (newer.getAndIncrement() == 0) {
+            AdapterOutcome second =
+                service
+                    .adapter()
+                    .execute(
+                        new WriteIntent(
+                            dev.ratchet.adapters.LedgerApi.NAMESPACE,
+                            dev.ratchet.adapters.LedgerApi.CREATE_ORDER,
+                            JsonObject.builder()
+                                .put("account", "acct-l")
+                                .put("sku", "sku-2")
+                                .put("quantity", 1)
+                                .put("unit_price_cents", 100)
+                                .build(),
+                            "irreversible_write"),
+                        "key-l2",
+                        new Fence("run-l", "worker-2", 2),
+                        ApprovalBinding.NONE);
+            assertThat(second.kind()).isEqualTo(AdapterOutcome.Kind.EXECUTED);
+          }
+        });
+    try {
+      assertThatThrownBy(
+              () ->
+                  adapter.execute(
+                      WebLedger.orderIntent("acct-l", "sku-1", 1, 100),
+                      "key-l1",
+                      new Fence("run-l", "worker-1", 1),
+                      ApprovalBinding.NONE))
+          .isInstanceOfSatisfying(
+              RatchetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.FENCED));
+    } finally {
+      adapter.beforeClick(() -> {});
+    }
+    assertThat(newer.get()).isEqualTo(1); // the click was in flight, after the lookup
+    assertThat(adapter.lookup("key-l1")).isEmpty();
+    assertThat(service.effects("key-l1")).isZero();
+    assertThat(WebLedger.orders(service, "acct-l")).isEqualTo(1); // the newer holder's only
+  }
+
   @Test
   void anOrderIsPaidThroughThePayFormOnceAndASecondPaymentIsRefusedByTheService() {
     Receipt order =

@@ -18,8 +18,9 @@ import java.time.Instant;
 
 /**
  * A worker JVM for {@link BrowserCrashWindowsTest}: {@code STORE_DB SERVICE_URI SECRET_FILE RUN_ID
- * ACCOUNT CRASH_POINT}. Starts the run on a SQLite store and drives it through headless Chromium;
- * at the armed crash point it prints {@code CRASH <point>} and waits for its SIGKILL.
+ * ACCOUNT CRASH_POINT order|pay}. Starts the run on a SQLite store and drives it through headless
+ * Chromium; at the crash point, reached by the first order's write or by the payment's, it prints
+ * {@code CRASH <point>} and waits for its SIGKILL.
  */
 public final class BrowserWorkerChild {
   static final Instant T0 = Instant.parse("2026-12-06T09:00:00Z");
@@ -35,11 +36,21 @@ public final class BrowserWorkerChild {
             StoreOptions.defaults(clock).withOpenMode(OpenMode.CREATE));
     RuntimeFixture f = new RuntimeFixture(BrowserRuns.SEED, clock, store, store);
     HaltingSeam seam = new HaltingSeam(CrashPoint.valueOf(args[5]), out);
-    seam.arm();
+    boolean atPay = args[6].equals("pay");
+    if (!atPay) {
+      seam.arm(); // the first order's write reaches the window first
+    }
     String secret = Files.readString(Path.of(args[2])).strip();
     BrowserAdapter adapter = WebLedger.adapter(URI.create(args[1]), secret, seam);
-    Run run = f.ratchet("worker-1", seam).start(BrowserRuns.task(args[4]), args[3], adapter);
-    BrowserRuns.drive(run, args[4]);
+    Run run =
+        f.ratchet("worker-1", seam).start(BrowserRuns.taskWithPayment(args[4]), args[3], adapter);
+    BrowserRuns.drive(
+        run,
+        args[4],
+        () -> {
+          throw new IllegalStateException("this worker placed the first order itself");
+        },
+        atPay ? seam::arm : () -> {});
     out.println("DONE " + run.state().phase() + " " + run.state().stopReason());
     adapter.close();
     System.exit(0);

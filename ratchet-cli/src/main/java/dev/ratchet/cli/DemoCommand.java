@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
-    subcommands = {DemoAgentCommand.class},
+    subcommands = {DemoAgentCommand.class, DemoBrowserCommand.class},
     description =
         "Run the demo task on a fresh SQLite store in a temporary directory: worker processes are"
             + " killed with SIGKILL once in every crash window and restarted, a receipt conflict is"

@@ -24,7 +24,13 @@ class NoHiddenOptionTest {
     walk(root, commands, hidden);
     // The walk reached the whole tree, nested subcommands included.
     assertThat(commands)
-        .contains("ratchet", "ratchet worker", "ratchet mcp", "ratchet demo", "ratchet demo agent")
+        .contains(
+            "ratchet",
+            "ratchet worker",
+            "ratchet mcp",
+            "ratchet demo",
+            "ratchet demo agent",
+            "ratchet demo browser")
         .contains("ratchet review decide", "ratchet keys trust")
         .hasSizeGreaterThan(25);
     assertThat(hidden).as("hidden options or subcommands").isEmpty();

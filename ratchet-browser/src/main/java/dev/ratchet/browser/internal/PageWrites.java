@@ -35,6 +35,9 @@ public final class PageWrites {
   private final CrashSeam crash;
   private final java.time.Duration stepTimeout;
 
+  /** Test seam: runs after the lookup and the filled form, just before the click. */
+  private volatile Runnable beforeClick = () -> {};
+
   public PageWrites(
       Supplier<Chromium> browser,
       Runnable discard,
@@ -46,6 +49,14 @@ public final class PageWrites {
     this.discard = discard;
     this.service = service;
     this.crash = crash;
+  }
+
+  /**
+   * Sets the hook that runs between the key lookup and the click (tests: a newer lease holder acts
+   * while this click is in flight). Not a core crash point: nothing dies there.
+   */
+  public void beforeClick(Runnable hook) {
+    this.beforeClick = Objects.requireNonNull(hook, "hook");
   }
 
   public AdapterOutcome receipted(
@@ -93,6 +104,7 @@ public final class PageWrites {
       discard.run();
       return afterBrowserLoss(intent, key);
     }
+    beforeClick.run();
     String error = null;
     RatchetException pageProblem = null;
     try {

@@ -205,6 +205,23 @@ final class LedgerStore implements AutoCloseable {
     return db.read(LedgerRules::allOrders);
   }
 
+  /** Payments of {@code account}'s orders: the ledger's own count, for exactly-once checks. */
+  public synchronized long payments(String account) {
+    return db.read(
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "SELECT count(*) FROM payments p JOIN orders o ON o.order_id=p.order_id"
+                      + " WHERE o.account=?")) {
+            s.setString(1, account);
+            try (ResultSet rs = s.executeQuery()) {
+              rs.next();
+              return rs.getLong(1);
+            }
+          }
+        });
+  }
+
   /** How many ledger rows (orders and payments) were created under {@code key}. */
   public synchronized int effects(String key) {
     return db.read(

@@ -149,6 +149,11 @@ public final class ReferenceService implements AutoCloseable {
     return store.orders();
   }
 
+  /** Payments of {@code account}'s orders in the ledger: the service's own count (D18). */
+  public long payments(String account) {
+    return store.payments(account);
+  }
+
   /** Ledger rows (orders and payments) created under {@code key}. */
   public int effects(String key) {
     return store.effects(key);
