@@ -16,8 +16,7 @@ import dev.ratchet.store.InboxItem;
  * {@link #role()}'s trust root over {@link #payload()} — the canonical bytes a CLI signs with a key
  * file and a browser signs with WebCrypto (see {@link SignedDecision}).
  */
-public sealed interface Decision
-    permits Approval, ApprovalRejection, CancelRequest, ReviewDecision {
+public sealed interface Decision permits ApproverDecision, CancelRequest, ReviewDecision {
 
   /** What the decision is bound to. */
   DecisionBinding binding();

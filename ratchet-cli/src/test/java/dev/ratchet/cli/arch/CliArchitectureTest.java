@@ -18,6 +18,14 @@ class CliArchitectureTest {
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
           .importPackages("dev.ratchet.cli");
 
+  /** SPEC D32: the plan driver learns outcomes from values and Run.outcomeOf, not the trace. */
+  @Test
+  void thePlanDriverReadsNoTraceToDecideAnOutcome() {
+    ArchRules.decideNoOutcomeFromTheTrace(
+            "dev.ratchet.cli.internal.Driver", "dev.ratchet.cli.internal.PlanDriver")
+        .check(CLI);
+  }
+
   @Test
   void theCommandLineRunsNoSql() {
     noClasses()
