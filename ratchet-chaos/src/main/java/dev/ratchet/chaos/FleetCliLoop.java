@@ -1,7 +1,7 @@
 package dev.ratchet.chaos;
 
 import dev.ratchet.cli.Main;
-import dev.ratchet.cli.internal.Services;
+import dev.ratchet.ops.Services;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

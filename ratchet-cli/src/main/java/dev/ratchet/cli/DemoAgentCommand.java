@@ -1,9 +1,9 @@
 package dev.ratchet.cli;
 
 import dev.ratchet.agentdemo.AgentDemo;
-import dev.ratchet.cli.internal.Services;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.ops.Services;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Settings;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Settings;
 import dev.ratchet.sign.Pem;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.TrustedKey;

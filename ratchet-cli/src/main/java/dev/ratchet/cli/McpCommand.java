@@ -1,16 +1,16 @@
 package dev.ratchet.cli;
 
 import dev.ratchet.Ratchet;
-import dev.ratchet.cli.internal.EndOfInput;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Settings;
-import dev.ratchet.cli.internal.StoreFactory;
-import dev.ratchet.cli.internal.TaskFile;
-import dev.ratchet.cli.internal.TaskRegistry;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.harness.HaltingSeam;
 import dev.ratchet.mcp.ServerSettings;
+import dev.ratchet.mcp.http.McpTls;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Settings;
+import dev.ratchet.ops.StoreFactory;
+import dev.ratchet.ops.TaskFile;
+import dev.ratchet.ops.TaskRegistry;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.seam.CrashSeam;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -74,10 +74,25 @@ final class McpCommand extends CliCommand {
       paramLabel = "[HOST:]PORT",
       description =
           "Serve over streamable HTTP instead of stdio, on a loopback address (default host"
-              + " 127.0.0.1; port 0 picks a free one, printed on stderr). Every request needs"
+              + " 127.0.0.1; port 0 picks a free one, printed on stderr), or with"
+              + " --tls-keystore over HTTPS on any address of this host. Every request needs"
               + " 'Authorization: Bearer TOKEN' with a token from 'ratchet mcp-token issue'"
               + " scoped to the run.")
   String http;
+
+  @Option(
+      names = "--tls-keystore",
+      paramLabel = "FILE",
+      description =
+          "With --http: serve HTTPS with the key and certificate in this PKCS#12 keystore; the"
+              + " server may then bind a non-loopback address (bind the name clients use).")
+  Path tlsKeystore;
+
+  @Option(
+      names = "--tls-password-file",
+      paramLabel = "FILE",
+      description = "The keystore's password, in a file readable only by you (never an argument).")
+  Path tlsPasswordFile;
 
   @Option(
       names = "--console-url",
@@ -105,7 +120,18 @@ final class McpCommand extends CliCommand {
     PrintStream protocol = System.out;
     System.setOut(System.err);
     TaskFile tf = TaskFile.load(taskFile, services.adapters());
-    McpListen listen = http == null ? null : McpListen.parse(http);
+    if (http == null && (tlsKeystore != null || tlsPasswordFile != null)) {
+      throw RatchetException.contract("--tls-keystore: TLS needs --http");
+    }
+    if ((tlsKeystore == null) != (tlsPasswordFile == null)) {
+      throw RatchetException.contract(
+          "--tls-keystore and --tls-password-file: give both, or neither (plain HTTP on loopback)");
+    }
+    McpListen listen =
+        http == null
+            ? null
+            : McpListen.parse(
+                http, tlsKeystore == null ? null : McpTls.context(tlsKeystore, tlsPasswordFile));
     if (listen == null && runIds.size() > 1) {
       throw RatchetException.contract("--run-id: stdio serves one run; serve several with --http");
     }

@@ -9,10 +9,12 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLContext;
 
 /** {@code ratchet mcp --http [HOST:]PORT}: where to listen, and serving until stopped. */
-record McpListen(String host, int port) {
-  static McpListen parse(String value) {
+record McpListen(String host, int port, SSLContext tls) {
+  /** {@code value} as {@code [HOST:]PORT}; without {@code tls}, HOST must be a loopback address. */
+  static McpListen parse(String value, SSLContext tls) {
     String host = "127.0.0.1";
     String port = value;
     int colon = value.lastIndexOf(':');
@@ -36,8 +38,10 @@ record McpListen(String host, int port) {
       throw RatchetException.contract("--http: port " + number + " is not in 0-65535");
     }
     // Before any run is opened: a refused address leaves the store untouched.
-    McpHttpServer.requireLoopback(host);
-    return new McpListen(host, number);
+    if (tls == null) {
+      McpHttpServer.requireLoopback(host);
+    }
+    return new McpListen(host, number, tls);
   }
 
   /**
@@ -53,7 +57,7 @@ record McpListen(String host, int port) {
       CountDownLatch released)
       throws InterruptedException {
     McpTokens tokens = new McpTokens(home.resolve("mcp-tokens"));
-    McpHttpServer server = new McpHttpServer(host, port, tokens, version);
+    McpHttpServer server = new McpHttpServer(host, port, tokens, version, tls);
     try {
       for (McpServed s : runs) {
         server.mount(s.id(), s.tools());

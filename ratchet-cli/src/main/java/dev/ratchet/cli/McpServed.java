@@ -1,17 +1,21 @@
 package dev.ratchet.cli;
 
 import dev.ratchet.Ratchet;
+import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
-import dev.ratchet.cli.internal.McpRun;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.TaskFile;
-import dev.ratchet.cli.internal.TaskRegistry;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.mcp.McpToolServer;
+import dev.ratchet.mcp.RunAccess;
+import dev.ratchet.ops.McpRun;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.TaskFile;
+import dev.ratchet.ops.TaskRegistry;
 import dev.ratchet.seam.CrashSeam;
+import dev.ratchet.store.InboxItem;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /** One run {@code ratchet mcp} serves: its adapter, its lease-holding run and its tools. */
 record McpServed(String id, EnvironmentAdapter adapter, McpRun run, McpToolServer tools)
@@ -43,7 +47,7 @@ record McpServed(String id, EnvironmentAdapter adapter, McpRun run, McpToolServe
       run.open(exists);
       McpToolServer tools =
           new McpToolServer(
-              run,
+              access(run, session, services, tf.task().taskId(), id),
               tf.task(),
               adapter,
               command.settingsOf(id, session.home().dir(), tf),
@@ -56,6 +60,35 @@ record McpServed(String id, EnvironmentAdapter adapter, McpRun run, McpToolServe
       closeAdapter(adapter);
       throw e;
     }
+  }
+
+  /**
+   * The run as the tools reach it, with what durable tasks need (ADR 0082): whether the lease is
+   * still unexpired, and the run's inbox (a task's write is tried again when a decision arrives).
+   */
+  private static RunAccess access(
+      McpRun run, Session session, Services services, String taskId, String runId) {
+    return new RunAccess() {
+      @Override
+      public Run current() {
+        return run.current();
+      }
+
+      @Override
+      public Run reacquire() {
+        return run.reacquire();
+      }
+
+      @Override
+      public boolean leaseLive() {
+        return run.current().lease().expiresAt().isAfter(services.clock().instant());
+      }
+
+      @Override
+      public List<String> decisions() {
+        return session.store().inbox(taskId, runId).stream().map(InboxItem::nonce).toList();
+      }
+    };
   }
 
   @Override

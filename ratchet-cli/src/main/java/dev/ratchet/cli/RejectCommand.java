@@ -1,14 +1,14 @@
 package dev.ratchet.cli;
 
 import dev.ratchet.Ratchet;
-import dev.ratchet.cli.internal.ApprovalRules;
-import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
 import dev.ratchet.model.ApprovalRejection;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.RunState;
+import dev.ratchet.ops.ApprovalRules;
+import dev.ratchet.ops.Decisions;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
 import java.nio.file.Path;

@@ -1,13 +1,6 @@
 package dev.ratchet.cli;
 
 import dev.ratchet.Ratchet;
-import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.RunViews;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Table;
-import dev.ratchet.cli.internal.Views;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
@@ -16,6 +9,12 @@ import dev.ratchet.model.Phase;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
+import dev.ratchet.ops.Decisions;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.RunViews;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Views;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.CheckpointStore;

@@ -1,7 +1,7 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.Services;
 import dev.ratchet.harness.ledger.ReferenceService;
+import dev.ratchet.ops.Services;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;

@@ -1,15 +1,15 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.PlanDriver;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Settings;
-import dev.ratchet.cli.internal.StoreFactory;
-import dev.ratchet.cli.internal.SubmittedTask;
-import dev.ratchet.cli.internal.TaskFile;
-import dev.ratchet.cli.internal.TaskRegistry;
+import dev.ratchet.ops.Decisions;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Settings;
+import dev.ratchet.ops.StoreFactory;
+import dev.ratchet.ops.SubmittedTask;
+import dev.ratchet.ops.TaskFile;
+import dev.ratchet.ops.TaskRegistry;
+import dev.ratchet.ops.internal.PlanDriver;
 import dev.ratchet.schedule.SchedulingStore;
 import dev.ratchet.schedule.SignedSubmission;
 import dev.ratchet.seam.CrashSeam;

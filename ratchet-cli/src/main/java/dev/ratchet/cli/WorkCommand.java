@@ -1,14 +1,14 @@
 package dev.ratchet.cli;
 
 import dev.ratchet.Ratchet;
-import dev.ratchet.cli.internal.ClaimOpener;
-import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.PausingSeam;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.StoreFactory;
-import dev.ratchet.cli.internal.WorkerMetrics;
 import dev.ratchet.harness.HaltingSeam;
+import dev.ratchet.harness.PausingSeam;
+import dev.ratchet.ops.ClaimOpener;
+import dev.ratchet.ops.Decisions;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.StoreFactory;
+import dev.ratchet.ops.WorkerMetrics;
 import dev.ratchet.schedule.SchedulingStore;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.seam.CrashSeam;

@@ -327,7 +327,7 @@ class McpProcessTest {
             new String[] {"mcp", "--help"},
             new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
             System.err,
-            dev.ratchet.cli.internal.Services.standard());
+            dev.ratchet.ops.Services.standard());
     assertThat(code).isZero();
     assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8))
         .contains("Model Context Protocol")

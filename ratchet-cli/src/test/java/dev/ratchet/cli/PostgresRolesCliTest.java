@@ -265,9 +265,9 @@ class PostgresRolesCliTest {
   private static void operator(ProcessCli c, String name) {
     dev.ratchet.seam.Entropy entropy = dev.ratchet.seam.Seams.secureEntropy();
     Path priv = c.home().resolve("identities/operator/" + name + ".key");
-    dev.ratchet.cli.internal.KeyConfig.install(
+    dev.ratchet.ops.KeyConfig.install(
         c.home().resolve("operators"),
-        dev.ratchet.cli.internal.KeyConfig.createIdentity(priv, name, entropy).trusted());
+        dev.ratchet.ops.KeyConfig.createIdentity(priv, name, entropy).trusted());
   }
 
   private int inbox(String run) throws SQLException {

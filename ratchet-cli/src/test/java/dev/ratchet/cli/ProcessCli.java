@@ -115,14 +115,14 @@ final class ProcessCli {
    */
   ProcessCli keys() {
     dev.ratchet.seam.Entropy entropy = dev.ratchet.seam.Seams.secureEntropy();
-    dev.ratchet.cli.internal.KeyFiles.create(home().resolve("keys/ckpt-1.key"), entropy);
-    dev.ratchet.cli.internal.KeyFiles.activate(home().resolve("keys"), "ckpt-1");
+    dev.ratchet.ops.KeyFiles.create(home().resolve("keys/ckpt-1.key"), entropy);
+    dev.ratchet.ops.KeyFiles.activate(home().resolve("keys"), "ckpt-1");
     for (String role : List.of("approver", "reviewer")) {
       String name = role.equals("approver") ? "alice" : "rita";
       Path priv = home().resolve("identities/" + role + "/" + name + ".key");
-      dev.ratchet.cli.internal.KeyConfig.install(
+      dev.ratchet.ops.KeyConfig.install(
           home().resolve(role + "s"),
-          dev.ratchet.cli.internal.KeyConfig.createIdentity(priv, name, entropy).trusted());
+          dev.ratchet.ops.KeyConfig.createIdentity(priv, name, entropy).trusted());
     }
     return this;
   }
@@ -130,10 +130,9 @@ final class ProcessCli {
   /** Operator {@code name}'s Ed25519 key pair, its public key trusted; returns the private key. */
   Path operator(String name) {
     Path priv = home().resolve("identities/operator/" + name + ".key");
-    dev.ratchet.cli.internal.KeyConfig.install(
+    dev.ratchet.ops.KeyConfig.install(
         home().resolve("operators"),
-        dev.ratchet.cli.internal.KeyConfig.createIdentity(
-                priv, name, dev.ratchet.seam.Seams.secureEntropy())
+        dev.ratchet.ops.KeyConfig.createIdentity(priv, name, dev.ratchet.seam.Seams.secureEntropy())
             .trusted());
     return priv;
   }

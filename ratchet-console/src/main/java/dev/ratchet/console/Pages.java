@@ -5,11 +5,11 @@ import static dev.ratchet.console.Html.esc;
 import static dev.ratchet.console.Html.pre;
 import static dev.ratchet.console.Html.t;
 
-import dev.ratchet.cli.internal.Views;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonArray;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
+import dev.ratchet.ops.Views;
 import java.time.Instant;
 import java.util.List;
 

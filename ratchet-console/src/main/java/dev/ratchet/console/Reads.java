@@ -1,16 +1,16 @@
 package dev.ratchet.console;
 
-import dev.ratchet.cli.internal.ChainAudit;
-import dev.ratchet.cli.internal.ConsoleLauncher;
-import dev.ratchet.cli.internal.RunViews;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Views;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.model.Budgets;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.Usage;
+import dev.ratchet.ops.ChainAudit;
+import dev.ratchet.ops.ConsoleLauncher;
+import dev.ratchet.ops.RunViews;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Views;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.RecordSet;
 import java.util.ArrayList;

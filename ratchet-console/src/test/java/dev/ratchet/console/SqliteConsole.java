@@ -1,15 +1,15 @@
 package dev.ratchet.console;
 
 import dev.ratchet.cli.Main;
-import dev.ratchet.cli.internal.ConsoleLauncher;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.KeyFiles;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Settings;
 import dev.ratchet.harness.ledger.ReferenceService;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.ops.ConsoleLauncher;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.KeyFiles;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Settings;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.seam.Seams;
 import java.io.ByteArrayOutputStream;

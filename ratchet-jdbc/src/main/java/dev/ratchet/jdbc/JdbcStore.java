@@ -2,6 +2,7 @@ package dev.ratchet.jdbc;
 
 import dev.ratchet.jdbc.internal.Committer;
 import dev.ratchet.jdbc.internal.GroupCommitter;
+import dev.ratchet.jdbc.internal.Holdings;
 import dev.ratchet.jdbc.internal.Loader;
 import dev.ratchet.jdbc.internal.Schedule;
 import dev.ratchet.jdbc.internal.Side;
@@ -323,6 +324,24 @@ public final class JdbcStore implements CheckpointStore, SchedulingStore {
           Tables.check(c, fence, marks.now(c));
           return null;
         });
+  }
+
+  // ---- what a store over several databases asks of each (issue 44, ShardedStore) ----
+
+  /** True when this database holds the run: its lease, its mark or its scheduling row. */
+  public boolean holds(String runId) {
+    Text.require("run_id", runId);
+    return marks.read("finding a run's database", c -> Holdings.holds(c, runId));
+  }
+
+  /**
+   * When the oldest claimable row was last touched, on the store's clock; empty when nothing is
+   * claimable. A read: what a claim across databases uses to go to the longest-waiting run first.
+   */
+  public Optional<Instant> oldestClaimable() {
+    return marks
+        .read("reading the oldest claimable row", c -> Holdings.oldestClaimable(marks, c))
+        .map(Instant::ofEpochMilli);
   }
 
   /** Stops the group-commit writer (failing what is still queued) and closes every connection. */

@@ -18,14 +18,6 @@ class CliArchitectureTest {
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
           .importPackages("dev.ratchet.cli");
 
-  /** SPEC D32: the plan driver learns outcomes from values and Run.outcomeOf, not the trace. */
-  @Test
-  void thePlanDriverReadsNoTraceToDecideAnOutcome() {
-    ArchRules.decideNoOutcomeFromTheTrace(
-            "dev.ratchet.cli.internal.Driver", "dev.ratchet.cli.internal.PlanDriver")
-        .check(CLI);
-  }
-
   @Test
   void theCommandLineRunsNoSql() {
     noClasses()
@@ -55,17 +47,6 @@ class CliArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("dev.ratchet.adapters..")
-        .check(CLI);
-  }
-
-  @Test
-  void internalsKnowNothingOfTheCommandsOrPicocli() {
-    noClasses()
-        .that()
-        .resideInAPackage("dev.ratchet.cli.internal..")
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage("dev.ratchet.cli", "picocli..")
         .check(CLI);
   }
 
