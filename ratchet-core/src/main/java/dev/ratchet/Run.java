@@ -3,12 +3,14 @@ package dev.ratchet;
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.Observation;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.internal.ActionIndex;
 import dev.ratchet.internal.Engine;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.Cause;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TraceEvent;
+import dev.ratchet.outcome.ActionOutcome;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.outcome.Recovery;
 import dev.ratchet.outcome.StepOutcome;
@@ -157,7 +159,7 @@ public final class Run implements AutoCloseable {
    * ({@code CONTRACT}) unless the write needs an approval, has none, and the adapter holds no
    * receipt under its key. Returns what a caller tells its driver (a model: as the tool's result).
    */
-  public dev.ratchet.outcome.IntentRejected withdraw(String actionId, String reason) {
+  public StepOutcome.Rejected withdraw(String actionId, String reason) {
     return dev.ratchet.internal.Rejections.withdraw(engine, actionId, reason);
   }
 
@@ -224,6 +226,24 @@ public final class Run implements AutoCloseable {
               "trace[" + r.sequence() + "]"));
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * What became of action {@code actionId} (SPEC D32): done (executed, replayed, reconciled),
+   * pending, awaiting approval, rejected, frozen, or refused with its code; empty when the run
+   * never decided anything about it. Answered from an index of the run's authenticated trace kept
+   * in memory (built on first use, then kept current by every commit), never by a scan.
+   */
+  public Optional<ActionOutcome> outcomeOf(String actionId) {
+    return ActionIndex.outcomeOf(engine, actionId, false);
+  }
+
+  /**
+   * {@link #outcomeOf} of the latest action whose id starts with {@code actionIdPrefix}: the last
+   * attempt of a step retried under fresh ids (an agent's read, D23).
+   */
+  public Optional<ActionOutcome> latestOutcomeOf(String actionIdPrefix) {
+    return ActionIndex.outcomeOf(engine, actionIdPrefix, true);
   }
 
   /**

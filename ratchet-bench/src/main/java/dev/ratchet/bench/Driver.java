@@ -64,6 +64,16 @@ final class Driver {
     RecordMac.open(env.keys, taskId, runId, r);
   }
 
+  /**
+   * What became of write step {@code step} ({@code Run.outcomeOf}, D32): the run's in-memory index
+   * of its authenticated trace, built on the first call after a resume.
+   */
+  void outcomeOf(long step) {
+    if (!run.outcomeOf("w" + step).orElseThrow().done()) {
+      throw new IllegalStateException("write step w" + step + " of " + runId + " is not done");
+    }
+  }
+
   /** Releases the lease; the run stays at its last checkpoint (what a clean shutdown leaves). */
   void suspend() {
     run.close();

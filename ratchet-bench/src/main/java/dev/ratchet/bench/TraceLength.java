@@ -49,12 +49,14 @@ final class TraceLength {
       Map<Integer, List<Long>> stepNanos = new LinkedHashMap<>();
       Map<Integer, List<Long>> recoveryNanos = new LinkedHashMap<>();
       Map<Integer, List<Long>> lookupNanos = new LinkedHashMap<>();
+      Map<Integer, List<Long>> outcomeNanos = new LinkedHashMap<>();
       runs.keySet()
           .forEach(
               l -> {
                 stepNanos.put(l, new ArrayList<>());
                 recoveryNanos.put(l, new ArrayList<>());
                 lookupNanos.put(l, new ArrayList<>());
+                outcomeNanos.put(l, new ArrayList<>());
               });
       List<Long> rawNanos = new ArrayList<>();
       List<Integer> order = new ArrayList<>(runs.keySet());
@@ -82,6 +84,7 @@ final class TraceLength {
             lookupNanos.get(length).add(look.elapsedNanos());
           }
         }
+        timeOutcomes(runs, order, r, outcomeNanos);
         // One step of each run in turn, each beside one raw commit (a steady step makes one commit,
         // D22): the finest interleaving. The step's commits are counted to check that.
         BenchStore.Counts before = s.counts();
@@ -107,8 +110,6 @@ final class TraceLength {
           Math.round(commitsPerStep * 100) == 100
               ? " (1 raw commit)"
               : String.format(Locale.ROOT, " (%.2f raw commits)", commitsPerStep);
-      int shortest = order.get(0);
-      int longest = order.get(order.size() - 1);
       Map<Integer, Double> step = new LinkedHashMap<>();
       Map<Integer, Double> recovery = new LinkedHashMap<>();
       for (int length : order) {
@@ -144,20 +145,8 @@ final class TraceLength {
                     ms(Stats.mean(rawNanos)),
                     ms(Stats.quantile(rawNanos, 0.9)))));
       }
-      double flat = step.get(longest) / step.get(shortest);
-      report.add(
-          new Row(
-              "3",
-              String.format(
-                  Locale.ROOT, "step cost at trace %,d vs %,d (flatness)", longest, shortest),
-              ms(step.get(longest)),
-              ms(step.get(shortest)) + " (Ratchet at " + shortest + ")",
-              flat,
-              "≤ 1.2×",
-              Row.atMost(flat, 1.2),
-              "index lookups only (D6): no scan of the history",
-              true,
-              ""));
+      flatness(
+          "step cost", step, TraceLength::ms, "index lookups only (D6): no scan of the history");
       for (int length : order) {
         double rec = recovery.get(length);
         report.add(
@@ -176,20 +165,11 @@ final class TraceLength {
       report.note(
           "3: recovery is a clean resume after the lease was released: lease acquisition (a"
               + " durable write), load, envelope and HMAC check, set counts and heads, re-observe");
-      double recFlat = recovery.get(longest) / recovery.get(shortest);
-      report.add(
-          new Row(
-              "3",
-              String.format(
-                  Locale.ROOT, "recovery at trace %,d vs %,d (flatness)", longest, shortest),
-              ms(recovery.get(longest)),
-              ms(recovery.get(shortest)) + " (Ratchet at " + shortest + ")",
-              recFlat,
-              "≤ 1.2×",
-              Row.atMost(recFlat, 1.2),
-              "signed counts and heads, each set's tip authenticated (D20): no history read",
-              true,
-              ""));
+      flatness(
+          "recovery",
+          recovery,
+          TraceLength::ms,
+          "signed counts and heads, each set's tip authenticated (D20): no history read");
       Map<Integer, Double> lookup = new LinkedHashMap<>();
       for (int length : order) {
         lookup.put(length, Stats.medianOfLongs(lookupNanos.get(length)));
@@ -210,21 +190,95 @@ final class TraceLength {
                     lookupNanos.get(length).size(),
                     us(Stats.quantile(lookupNanos.get(length), 0.9)))));
       }
-      double lookFlat = lookup.get(longest) / lookup.get(shortest);
+      flatness("lookup", lookup, TraceLength::us, "record MAC: no chain walk, no scan (D20)");
+      outcomeRows(order, outcomeNanos);
+    }
+  }
+
+  /** Steps of a run, as {@link Driver} numbers them, that {@code outcomeOf} is asked about. */
+  private static final int OUTCOME_BATCH = 200;
+
+  /**
+   * {@code Run.outcomeOf} of earlier write steps (D32), each run's index built untimed first (the
+   * first call after a resume); a sample is a batch of {@value #OUTCOME_BATCH} lookups, per lookup.
+   */
+  private void timeOutcomes(
+      Map<Integer, Driver> runs, List<Integer> order, int round, Map<Integer, List<Long>> nanos) {
+    runs.values().forEach(d -> d.outcomeOf(0));
+    for (int i = 0; i < cfg.stepsPerSample(); i++) {
+      for (int k = 0; k < order.size(); k++) {
+        int length = order.get((k + round + i) % order.size());
+        Driver d = runs.get(length);
+        long steps = Math.max(1, d.steps());
+        Stopwatch batch = Stopwatch.start();
+        for (int b = 0; b < OUTCOME_BATCH; b++) {
+          d.outcomeOf(Math.floorMod(31L * (round * 131 + i * OUTCOME_BATCH + b), steps));
+        }
+        nanos.get(length).add(batch.elapsedNanos() / OUTCOME_BATCH);
+      }
+    }
+  }
+
+  /** The {@code outcomeOf} rows: each length, then the longest against the shortest. */
+  private void outcomeRows(List<Integer> order, Map<Integer, List<Long>> nanos) {
+    Map<Integer, Double> median = new LinkedHashMap<>();
+    for (int length : order) {
+      median.put(length, Stats.medianOfLongs(nanos.get(length)));
+    }
+    int shortest = order.get(0);
+    for (int length : order) {
       report.add(
           new Row(
               "3",
-              String.format(
-                  Locale.ROOT, "lookup at trace %,d vs %,d (flatness)", longest, shortest),
-              us(lookup.get(longest)),
-              us(lookup.get(shortest)) + " (Ratchet at " + shortest + ")",
-              lookFlat,
-              "≤ 1.2×",
-              Row.atMost(lookFlat, 1.2),
-              "record MAC: no chain walk, no scan (D20)",
+              String.format(Locale.ROOT, "outcomeOf at trace length %,d", length),
+              ns(median.get(length)),
+              ns(median.get(shortest)) + " (Ratchet at " + shortest + ")",
+              median.get(length) / median.get(shortest),
+              "—",
+              "—",
+              "in-memory index of the authenticated trace (D32): a map lookup",
               true,
-              ""));
+              String.format(
+                  Locale.ROOT,
+                  "median of %d batches of %d lookups of earlier write steps; p90 %s",
+                  nanos.get(length).size(),
+                  OUTCOME_BATCH,
+                  ns(Stats.quantile(nanos.get(length), 0.9)))));
     }
+    flatness(
+        "outcomeOf",
+        median,
+        TraceLength::ns,
+        "no trace scan (D32): the index is built once per loaded run, then kept current");
+  }
+
+  static String ns(double nanos) {
+    return String.format(Locale.ROOT, "%.0f ns", nanos);
+  }
+
+  /** {@code what} at the longest trace against the shortest (the map's last and first): ≤ 1.2×. */
+  private void flatness(
+      String what,
+      Map<Integer, Double> byLength,
+      java.util.function.DoubleFunction<String> unit,
+      String note) {
+    List<Integer> lengths = new ArrayList<>(byLength.keySet());
+    int shortest = lengths.get(0);
+    int longest = lengths.get(lengths.size() - 1);
+    double flat = byLength.get(longest) / byLength.get(shortest);
+    report.add(
+        new Row(
+            "3",
+            String.format(
+                Locale.ROOT, "%s at trace %,d vs %,d (flatness)", what, longest, shortest),
+            unit.apply(byLength.get(longest)),
+            unit.apply(byLength.get(shortest)) + " (Ratchet at " + shortest + ")",
+            flat,
+            "≤ 1.2×",
+            Row.atMost(flat, 1.2),
+            note,
+            true,
+            ""));
   }
 
   static String us(double nanos) {

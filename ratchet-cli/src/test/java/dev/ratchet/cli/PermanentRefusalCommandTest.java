@@ -77,7 +77,7 @@ class PermanentRefusalCommandTest {
       assertThat(again.state().phase())
           .as("every later resume sees it ended")
           .isEqualTo(Phase.FAILED);
-      assertThat(again.trace().get(again.trace().size() - 1).outcome())
+      assertThat(again.trace().get(again.trace().size() - 1).outcome().wireName())
           .isEqualTo("permanently_refused");
     }
   }

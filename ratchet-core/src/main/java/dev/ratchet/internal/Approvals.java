@@ -9,6 +9,7 @@ import dev.ratchet.model.Approval;
 import dev.ratchet.model.DecisionBinding;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.RecordSet;
 import java.util.Objects;
@@ -122,6 +123,13 @@ final class Approvals {
 
   static RatchetException noneValid(String actionId, Refusals refusals) {
     return refusals.noneValid("approval for action '" + actionId + "'");
+  }
+
+  /** The write waits for its approval (D32: a value, never an exception). */
+  static StepOutcome.AwaitingApproval awaiting(String actionId, Refusals refusals) {
+    dev.ratchet.error.ApprovalMissing none =
+        (dev.ratchet.error.ApprovalMissing) noneValid(actionId, refusals);
+    return new StepOutcome.AwaitingApproval(actionId, none.getMessage(), none.reasons());
   }
 
   private static void mustEqual(String field, Object got, Object want) {

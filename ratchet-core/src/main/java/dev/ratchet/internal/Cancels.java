@@ -68,7 +68,7 @@ final class Cancels {
             null,
             detail.with("phase", new dev.ratchet.json.JsonString(Phase.CANCELLED.wireName())));
         engine.commit(op);
-        return new StepOutcome(StepOutcome.Kind.EXECUTED, null, detail, null, null);
+        return new StepOutcome.Done(StepOutcome.Kind.EXECUTED, null, detail, null);
       } catch (RatchetException e) {
         if (DecisionChecks.fatal(e)) {
           throw e;

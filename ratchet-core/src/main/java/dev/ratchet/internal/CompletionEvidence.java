@@ -53,8 +53,8 @@ final class CompletionEvidence {
     if (e.kind() == null || ActionRules.classOf(ctx, e.kind()) != ActionClass.VERIFY) {
       throw refused(where + " is not a verification (kind " + e.kind() + ")");
     }
-    if (!"executed".equals(e.outcome())) {
-      throw refused(where + " is not an executed verification (" + e.outcome() + ")");
+    if (e.outcome() != dev.ratchet.model.TraceOutcome.EXECUTED) {
+      throw refused(where + " is not an executed verification (" + e.outcome().wireName() + ")");
     }
     JsonObject d = e.detail();
     if (!(d.get("passed").orElse(null) instanceof JsonBool passed) || !passed.value()) {

@@ -62,6 +62,9 @@ public final class Engine {
 
   private record Carried(RunState view, Journal journal) {}
 
+  /** What became of each committed action (D32); built on first use, then kept current. */
+  private ActionIndex actions;
+
   Engine(RunContext ctx, HeldLease held, long generation, RunState state) {
     this.ctx = ctx;
     this.taskFingerprint = ctx.task().fingerprint();
@@ -104,30 +107,11 @@ public final class Engine {
     return lease;
   }
 
-  /** The lease whose token {@link #evidenceSecrets} holds, and that registry. */
-  private Lease secretsLease;
+  private final EvidenceSecrets evidence = new EvidenceSecrets();
 
-  private dev.ratchet.sign.SecretRegistry secretsWithToken;
-
-  /**
-   * What evidence is redacted against (D27, issue 36): every key the process loaded and the lease
-   * token this engine holds now (id {@code lease-token}), rebuilt when the lease changes.
-   */
+  /** What evidence is redacted against (D27): see {@link EvidenceSecrets}. */
   dev.ratchet.sign.SecretRegistry evidenceSecrets() {
-    dev.ratchet.sign.SecretRegistry keys = ctx.secrets();
-    if (keys.isEmpty() || lease == null || lease.token() == null) {
-      return keys; // redaction off (its own tests), or no token held
-    }
-    if (lease != secretsLease) {
-      byte[] token = lease.token().secret();
-      try {
-        secretsWithToken = keys.with("lease-token", token);
-      } finally {
-        java.util.Arrays.fill(token, (byte) 0);
-      }
-      secretsLease = lease;
-    }
-    return secretsWithToken;
+    return evidence.of(ctx.secrets(), lease);
   }
 
   /** {@code propose}: see {@link Proposer}. A READY action waits here for {@link #execute}. */
@@ -227,6 +211,19 @@ public final class Engine {
     unsavedMemory.add(Objects.requireNonNull(message, "message"));
   }
 
+  /** The action index of the committed trace (D32): built once on first use, then kept current. */
+  ActionIndex actions() {
+    if (actions == null) {
+      actions = ActionIndex.of(this);
+    }
+    return actions;
+  }
+
+  /** The trace events riding on the next commit (D22); empty when none ride. */
+  List<TraceEvent> ridingEvents() {
+    return carried == null ? List.of() : carried.journal().events();
+  }
+
   /** Every committed record of a set, in order, authenticated against the signed head (D20). */
   public List<JsonObject> records(RecordSet set) {
     return RecordAuth.readAll(ctx.store(), ctx.keys(), state, set);
@@ -261,13 +258,7 @@ public final class Engine {
         detail = detail.with("cause_id", new JsonString(causeId));
       }
       return j.trace(
-          ctx.nowMs(),
-          b.usage.proposals(),
-          actionId,
-          kind,
-          outcome.wireName(),
-          b.binding.revision(),
-          detail);
+          ctx.nowMs(), b.usage.proposals(), actionId, kind, outcome, b.binding.revision(), detail);
     }
 
     /**
@@ -325,6 +316,9 @@ public final class Engine {
     if (result instanceof CommitResult.Committed c) {
       generation = c.generation();
       state = next;
+      if (actions != null) {
+        actions.addAll(op.j.events());
+      }
       unsavedMemory.clear();
       if (op.receipt) {
         reached(WriteLifecycle.Step.CARRIED);

@@ -85,7 +85,7 @@ final class Freezer {
         kind,
         detail.with("case_id", new dev.ratchet.json.JsonString(c.caseId())));
     engine.commit(op);
-    return new StepOutcome(StepOutcome.Kind.FROZEN, actionId, detail, c.observedReceipt(), c);
+    return new StepOutcome.Frozen(actionId, detail, c.observedReceipt(), c);
   }
 
   /** Deterministic and unique within the run: the trace position of the freeze event. */

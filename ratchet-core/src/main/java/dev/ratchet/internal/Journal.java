@@ -23,6 +23,7 @@ final class Journal {
   private final EnumMap<RecordSet, SetHead> heads;
   private final List<StoredRecord> records = new ArrayList<>();
   private final Set<String> keys = new HashSet<>();
+  private final List<TraceEvent> events = new ArrayList<>();
   private final Sealer sealer;
 
   /** Adds the record MAC to a body before it is chained ({@link RecordAuth}, SPEC D20). */
@@ -41,6 +42,7 @@ final class Journal {
     Journal c = new Journal(heads, sealer);
     c.records.addAll(records);
     c.keys.addAll(keys);
+    c.events.addAll(events);
     return c;
   }
 
@@ -59,13 +61,19 @@ final class Journal {
       long proposals,
       String actionId,
       String kind,
-      String outcome,
+      dev.ratchet.model.TraceOutcome outcome,
       long revision,
       JsonObject detail) {
     long seq = heads.get(RecordSet.TRACE).count() + 1;
     TraceEvent e = new TraceEvent(seq, atMs, proposals, actionId, kind, outcome, revision, detail);
     append(RecordSet.TRACE, Long.toString(seq), e.toJson());
+    events.add(e);
     return e;
+  }
+
+  /** The trace events this journal appended, in order. */
+  List<TraceEvent> events() {
+    return List.copyOf(events);
   }
 
   boolean containsKey(RecordSet set, String key) {

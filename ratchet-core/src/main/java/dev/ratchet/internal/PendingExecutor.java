@@ -102,11 +102,11 @@ final class PendingExecutor {
       // ADR 0072: a signed rejection drops the unapproved write before any approval is consumed.
       JsonObject rejected = Rejections.consume(engine, p, refusals);
       if (rejected != null && recovering) {
-        rejectedWhy = Rejections.refusal(p, rejected).getMessage();
+        rejectedWhy = Rejections.rejected(p, rejected).why();
         return null;
       }
       if (rejected != null) {
-        throw Rejections.refusal(p, rejected);
+        return Rejections.rejected(p, rejected);
       }
     }
     PendingIntent approved = ensureApproval(p, refusals);
@@ -115,7 +115,7 @@ final class PendingExecutor {
         awaitingWhy = Approvals.noneValid(actionId, refusals).getMessage();
         return null;
       }
-      throw Approvals.noneValid(actionId, refusals);
+      return Approvals.awaiting(actionId, refusals);
     }
     if (!UncertainEffects.unreceipted(ctx, approved.action().kind())) {
       return callAndComplete(approved, live, false);
@@ -280,7 +280,7 @@ final class PendingExecutor {
                   ? WriteLifecycle.Step.REPLAY
                   : WriteLifecycle.Step.EXECUTE);
     }
-    return new StepOutcome(kind, p.action().actionId(), r.result(), r, null);
+    return new StepOutcome.Done(kind, p.action().actionId(), r.result(), r);
   }
 
   /**

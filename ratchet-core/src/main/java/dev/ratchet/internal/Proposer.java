@@ -188,7 +188,7 @@ final class Proposer {
     engine.budgetClose(op);
     engine.commit(op);
     StepOutcome out =
-        new StepOutcome(StepOutcome.Kind.REPLAYED, action.actionId(), r.result(), r, null);
+        new StepOutcome.Done(StepOutcome.Kind.REPLAYED, action.actionId(), r.result(), r);
     return new Proposal(Proposal.Kind.REPLAYED, action, out);
   }
 

@@ -51,7 +51,7 @@ final class ReadyExecutor {
     op.b.cursor += 1;
     engine.budgetClose(op);
     engine.commit(op);
-    return new StepOutcome(StepOutcome.Kind.EXECUTED, action.actionId(), result, null, null);
+    return new StepOutcome.Done(StepOutcome.Kind.EXECUTED, action.actionId(), result, null);
   }
 
   private JsonObject dispatch(Engine.Op op, Action a) {

@@ -8,7 +8,7 @@ import dev.ratchet.model.DecisionBinding;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.SignedEnvelope;
 import dev.ratchet.model.TraceOutcome;
-import dev.ratchet.outcome.IntentRejected;
+import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.RecordSet;
 import java.util.Objects;
@@ -75,8 +75,8 @@ public final class Rejections {
   }
 
   /** What the caller of {@code execute} gets for a rejected write. */
-  static IntentRejected refusal(PendingIntent p, JsonObject detail) {
-    return new IntentRejected(
+  static StepOutcome.Rejected rejected(PendingIntent p, JsonObject detail) {
+    return new StepOutcome.Rejected(
         p.action().actionId(),
         "write "
             + p.action().actionId()
@@ -93,7 +93,7 @@ public final class Rejections {
    * adapter must hold no receipt under its key (fail closed). Traced {@code intent_withdrawn} with
    * {@code reason}.
    */
-  public static IntentRejected withdraw(Engine engine, String actionId, String reason) {
+  public static StepOutcome.Rejected withdraw(Engine engine, String actionId, String reason) {
     dev.ratchet.json.Text.require("reason", reason);
     Engine.Op op = engine.begin();
     Gates.requireActive(op);
@@ -115,7 +115,8 @@ public final class Rejections {
     JsonObject detail =
         JsonObject.builder().put("reason", reason).put("idempotency_key", p.key()).build();
     drop(engine, op, p, TraceOutcome.INTENT_WITHDRAWN, detail);
-    return new IntentRejected(actionId, "write " + actionId + " was withdrawn: " + reason, detail);
+    return new StepOutcome.Rejected(
+        actionId, "write " + actionId + " was withdrawn: " + reason, detail);
   }
 
   private static void drop(

@@ -159,7 +159,7 @@ final class ReviewResolver {
     String kind = c.pending() == null ? null : c.pending().action().kind();
     op.transition(t, actionId, kind, detail);
     engine.commit(op);
-    return new StepOutcome(StepOutcome.Kind.EXECUTED, actionId, detail, null, null);
+    return new StepOutcome.Done(StepOutcome.Kind.EXECUTED, actionId, detail, null);
   }
 
   private static void same(String field, Object got, Object want) {

@@ -233,7 +233,7 @@ public final class Runs {
             engine.generation(),
             exact ? Recovery.Found.CLEAN : Recovery.Found.DRIFT,
             Recovery.Did.PAUSED,
-            new StepOutcome(StepOutcome.Kind.EXECUTED, null, paused, null, null));
+            new StepOutcome.Done(StepOutcome.Kind.EXECUTED, null, paused, null));
       }
       if (exact) {
         return new Recovery(engine.generation(), Recovery.Found.CLEAN, Recovery.Did.NOTHING, null);

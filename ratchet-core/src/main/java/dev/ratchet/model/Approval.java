@@ -4,8 +4,6 @@ import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonInt;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
-import dev.ratchet.sign.Role;
-import dev.ratchet.store.InboxItem;
 
 /**
  * The payload of a signed approval (SPEC §6): authorises exactly one pending action, bound (its
@@ -23,7 +21,7 @@ public record Approval(
     long expiresAtProposal,
     long expiresAtMs,
     String nonce)
-    implements Decision {
+    implements ApproverDecision {
 
   /**
    * An approval of {@code s}'s pending write, bound to everything the runtime checks (the pending
@@ -65,25 +63,6 @@ public record Approval(
     "expires_at_ms",
     "nonce"
   };
-
-  public String intentDigest() {
-    return binding.intentDigest();
-  }
-
-  @Override
-  public String signerId() {
-    return approverId;
-  }
-
-  @Override
-  public Role role() {
-    return Role.APPROVER;
-  }
-
-  @Override
-  public InboxItem.Kind inboxKind() {
-    return InboxItem.Kind.APPROVAL;
-  }
 
   @Override
   public JsonObject toJson() {

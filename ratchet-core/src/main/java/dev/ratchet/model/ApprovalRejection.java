@@ -5,8 +5,6 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.json.Text;
-import dev.ratchet.sign.Role;
-import dev.ratchet.store.InboxItem;
 
 /**
  * The payload of an approver's signed rejection (SPEC D19, ADR 0072): refuses exactly one pending
@@ -17,7 +15,8 @@ import dev.ratchet.store.InboxItem;
  * which never ran.
  */
 public record ApprovalRejection(
-    String approverId, DecisionBinding binding, String reason, String nonce) implements Decision {
+    String approverId, DecisionBinding binding, String reason, String nonce)
+    implements ApproverDecision {
   public static final String DECISION = "reject";
 
   static final String[] KEYS = {
@@ -59,25 +58,6 @@ public record ApprovalRejection(
   public static boolean isRejection(JsonValue payload) {
     return payload instanceof JsonObject o
         && new JsonString(DECISION).equals(o.get("decision").orElse(null));
-  }
-
-  public String intentDigest() {
-    return binding.intentDigest();
-  }
-
-  @Override
-  public String signerId() {
-    return approverId;
-  }
-
-  @Override
-  public Role role() {
-    return Role.APPROVER;
-  }
-
-  @Override
-  public InboxItem.Kind inboxKind() {
-    return InboxItem.Kind.APPROVAL;
   }
 
   @Override

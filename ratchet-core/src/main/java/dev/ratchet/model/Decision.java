@@ -17,7 +17,7 @@ import dev.ratchet.store.InboxItem;
  * a CLI signs with a key file and a browser signs with WebCrypto (see {@link SignedDecision}).
  */
 public sealed interface Decision
-    permits Approval, ApprovalRejection, CancelRequest, PauseDecision, ReviewDecision {
+    permits ApproverDecision, CancelRequest, PauseDecision, ReviewDecision {
 
   /** What the decision is bound to. */
   DecisionBinding binding();

@@ -5,13 +5,13 @@ import dev.ratchet.json.JsonNull;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
-import dev.ratchet.json.Text;
 import java.util.Objects;
 
 /**
  * One trace event: an append-only, hash-chained audit record kept in the store beside the
  * checkpoint (SPEC D6). {@code environmentRevision} is the adapter revision after the event's
- * effect.
+ * effect. {@code outcome} is stored as its {@link TraceOutcome#wireName()}, so the canonical bytes
+ * are those of the string it was before.
  */
 public record TraceEvent(
     long sequence,
@@ -19,7 +19,7 @@ public record TraceEvent(
     long proposalCount,
     String actionId,
     String kind,
-    String outcome,
+    TraceOutcome outcome,
     long environmentRevision,
     JsonObject detail) {
 
@@ -27,7 +27,7 @@ public record TraceEvent(
     if (sequence < 1) {
       throw dev.ratchet.error.RatchetException.contract("trace.sequence: must be >= 1");
     }
-    Text.require("trace.outcome", outcome);
+    Objects.requireNonNull(outcome, "trace.outcome");
     Objects.requireNonNull(detail, "detail");
   }
 
@@ -38,7 +38,7 @@ public record TraceEvent(
         .put("proposal_count", proposalCount)
         .put("action_id", opt(actionId))
         .put("kind", opt(kind))
-        .put("outcome", outcome)
+        .put("outcome", outcome.wireName())
         .put("environment_revision", environmentRevision)
         .put("detail", detail)
         .build();
@@ -63,9 +63,19 @@ public record TraceEvent(
         f.integer("proposal_count", 0, Long.MAX_VALUE),
         f.isNull("action_id") ? null : f.string("action_id"),
         f.isNull("kind") ? null : f.string("kind"),
-        f.text("outcome"),
+        outcome(f),
         f.integer("environment_revision", 0, Long.MAX_VALUE),
         f.obj("detail"));
+  }
+
+  /** The stored wire name as the enum; a name no release wrote is refused, naming the field. */
+  private static TraceOutcome outcome(Fields f) {
+    String name = f.text("outcome");
+    return TraceOutcome.fromWireName(name)
+        .orElseThrow(
+            () ->
+                dev.ratchet.error.RatchetException.contract(
+                    f.path("outcome") + ": '" + name + "' is not a trace outcome"));
   }
 
   private static JsonValue opt(String s) {

@@ -72,6 +72,12 @@ public enum TraceOutcome {
     this.wireName = wireName;
   }
 
+  /** The wire name, so text that names an outcome reads as the trace stores it. */
+  @Override
+  public String toString() {
+    return wireName;
+  }
+
   /** The snake_case name the trace stores. */
   public String wireName() {
     return wireName;

@@ -43,7 +43,7 @@ class AdapterCredentialLeakTest {
       assertThat(run.trace())
           .anySatisfy(
               e -> {
-                assertThat(e.outcome()).isEqualTo("redacted");
+                assertThat(e.outcome().wireName()).isEqualTo("redacted");
                 assertThat(e.detail().toString())
                     .contains("service-client-secret")
                     .doesNotContain(SECRET);

@@ -38,7 +38,7 @@ class CancelTest {
       assertThat(run.state().phase()).isEqualTo(Phase.CANCELLED);
       assertThat(run.state().stopReason()).isEqualTo("cancelled_by_operator");
       TraceEvent last = last(run.trace());
-      assertThat(last.outcome()).isEqualTo("operator_cancelled");
+      assertThat(last.outcome().wireName()).isEqualTo("operator_cancelled");
       assertThat(last.detail().get("operator_id").orElseThrow().toString()).contains("olga");
     }
     assertThat(f.store.find(task.taskId(), "run-1", RecordSet.NONCES, "cancel-1")).isPresent();
@@ -87,7 +87,7 @@ class CancelTest {
       assertThat(run.state().phase()).isEqualTo(Phase.RUNNING);
       assertThat(run.recovery().did()).isEqualTo(Recovery.Did.NOTHING);
       TraceEvent last = last(run.trace());
-      assertThat(last.outcome()).isEqualTo("cancel_rejected");
+      assertThat(last.outcome().wireName()).isEqualTo("cancel_rejected");
       JsonObject refusal =
           (JsonObject) ((JsonArray) last.detail().get("refusals").orElseThrow()).get(0);
       assertThat(refusal.get("reason").orElseThrow().toString()).contains("untrusted_signer");

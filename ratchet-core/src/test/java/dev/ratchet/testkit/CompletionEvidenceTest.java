@@ -60,7 +60,7 @@ class CompletionEvidenceTest {
   private long sequenceOf(String actionId, String outcome) {
     for (StoredRecord r : memory.records(task.taskId(), "run-1", RecordSet.TRACE, 1, 1000)) {
       TraceEvent e = TraceEvent.fromJson(RecordMac.strip(r), "trace");
-      if (actionId.equals(e.actionId()) && outcome.equals(e.outcome())) {
+      if (actionId.equals(e.actionId()) && outcome.equals(e.outcome().wireName())) {
         return e.sequence();
       }
     }

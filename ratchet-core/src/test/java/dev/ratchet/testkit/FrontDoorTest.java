@@ -64,7 +64,9 @@ class FrontDoorTest {
     Run run = f.ratchet("w1").start(task, "run-1", ws);
     run.apply(run.action("a1", "read_file", read("app.py")));
     var trace = run.trace();
-    assertThat(trace).extracting(TraceEvent::outcome).containsExactly("started", "executed");
+    assertThat(trace)
+        .extracting(e -> e.outcome().wireName())
+        .containsExactly("started", "executed");
     assertThat(trace).extracting(TraceEvent::sequence).containsExactly(1L, 2L);
     assertThat(trace.size()).isEqualTo((int) run.state().head(RecordSet.TRACE).count());
   }

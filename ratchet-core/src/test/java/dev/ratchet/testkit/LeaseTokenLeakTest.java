@@ -94,7 +94,7 @@ class LeaseTokenLeakTest {
       assertThat(run.trace())
           .anySatisfy(
               e -> {
-                assertThat(e.outcome()).isEqualTo("redacted");
+                assertThat(e.outcome().wireName()).isEqualTo("redacted");
                 assertThat(e.detail().toString()).contains("lease-token").doesNotContain(hex);
               });
     }

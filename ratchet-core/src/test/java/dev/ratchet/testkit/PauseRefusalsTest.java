@@ -71,7 +71,7 @@ class PauseRefusalsTest {
       List<TraceEvent> trace = run.trace();
       assertThat(trace).as("one refusal event, nothing else").hasSize(traced + 1);
       TraceEvent last = trace.get(trace.size() - 1);
-      assertThat(last.outcome()).isEqualTo("pause_rejected");
+      assertThat(last.outcome().wireName()).isEqualTo("pause_rejected");
       assertThat(last.detail().toString()).contains(reason).contains("x-1");
     }
     try (Run run = f.ratchet("w5").resume(task, "run-1", ws)) {

@@ -39,7 +39,7 @@ class PauseTest {
       assertThat(run.state().phase()).isEqualTo(Phase.PAUSED);
       assertThat(run.state().stopReason()).isEqualTo("paused_by_operator");
       TraceEvent last = last(run.trace());
-      assertThat(last.outcome()).isEqualTo("operator_paused");
+      assertThat(last.outcome().wireName()).isEqualTo("operator_paused");
       assertThat(last.detail().get("operator_id").orElseThrow().toString()).contains("olga");
       assertThat(last.detail().get("pause_reason").orElseThrow().toString())
           .contains("maintenance window");
@@ -57,7 +57,7 @@ class PauseTest {
     try (Run run = f.ratchet("w4").resume(task, "run-1", ws)) {
       assertThat(run.state().phase()).isEqualTo(Phase.RUNNING);
       assertThat(run.state().stopReason()).isNull();
-      assertThat(last(run.trace()).outcome()).isEqualTo("operator_unpaused");
+      assertThat(last(run.trace()).outcome().wireName()).isEqualTo("operator_unpaused");
       run.apply(run.action("a1", "read_file", Scenarios.read("app.py")));
       assertThat(run.state().cursor()).as("the unpaused run steps again").isEqualTo(1);
     }
@@ -127,7 +127,7 @@ class PauseTest {
     try (Run run = f.ratchet("w2").resume(task, "run-1", ws)) {
       assertThat(run.state().phase()).isEqualTo(Phase.RUNNING);
       TraceEvent last = last(run.trace());
-      assertThat(last.outcome()).isEqualTo("pause_rejected");
+      assertThat(last.outcome().wireName()).isEqualTo("pause_rejected");
       assertThat(last.detail().toString()).contains("untrusted_signer").contains("pause-x");
       traced = run.trace().size();
     }
@@ -159,7 +159,7 @@ class PauseTest {
     f.deliverUnchecked(task.taskId(), "run-1", "n1", InboxItem.Kind.PAUSE, env);
     try (Run run = f.ratchet("w2").resume(task, "run-1", ws)) {
       assertThat(run.state().phase()).isEqualTo(Phase.RUNNING);
-      assertThat(last(run.trace()).outcome()).isEqualTo("pause_rejected");
+      assertThat(last(run.trace()).outcome().wireName()).isEqualTo("pause_rejected");
       assertThat(last(run.trace()).detail().toString()).contains("wrong_binding");
     }
     // A pause delivered under the unpause kind is refused too: the decision is signed in.

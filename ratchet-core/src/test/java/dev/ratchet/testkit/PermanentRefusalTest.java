@@ -39,7 +39,7 @@ class PermanentRefusalTest {
       assertThat(run.state().stopReason()).isEqualTo("refused_permission");
       List<TraceEvent> trace = run.trace();
       TraceEvent last = trace.get(trace.size() - 1);
-      assertThat(last.outcome()).isEqualTo("permanently_refused");
+      assertThat(last.outcome().wireName()).isEqualTo("permanently_refused");
       assertThat(last.detail().toString()).contains("PERMISSION").contains(refused.getMessage());
     }
     try (Run again = f.ratchet("w2").resume(task, "run-1", ws)) {

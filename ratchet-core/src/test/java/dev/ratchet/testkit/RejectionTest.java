@@ -5,16 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ratchet.Run;
-import dev.ratchet.error.ApprovalMissing;
-import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.ApprovalRejection;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.model.TraceEvent;
-import dev.ratchet.outcome.IntentRejected;
 import dev.ratchet.outcome.Recovery;
+import dev.ratchet.outcome.StepOutcome;
+import dev.ratchet.outcome.StepOutcome.Kind;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.Ed25519;
@@ -52,18 +51,16 @@ class RejectionTest {
     try (Run run = f.ratchet("w1").start(task, "run-1", ws)) {
       String key = propose(run, "a1");
       reject(run.state(), f.approverKey, "reject-1");
-      assertThatThrownBy(() -> run.execute("a1"))
-          .isInstanceOfSatisfying(
-              IntentRejected.class,
-              e -> {
-                assertThat(e.code()).isEqualTo(ErrorCode.APPROVAL);
-                assertThat(e.getMessage()).contains("rejected by approver alice: wrong file");
-              });
+      StepOutcome rejected = run.execute("a1");
+      assertThat(rejected.kind()).as("a value, not an exception (D32)").isEqualTo(Kind.REJECTED);
+      assertThat(((StepOutcome.Rejected) rejected).why())
+          .contains("rejected by approver alice: wrong file");
+      assertThat(run.outcomeOf("a1").orElseThrow().kind()).isEqualTo(Kind.REJECTED);
       assertThat(run.state().pending()).isNull();
       assertThat(run.state().phase()).isEqualTo(Phase.RUNNING);
       assertThat(ws.effects(key)).isZero();
       TraceEvent last = last(run.trace());
-      assertThat(last.outcome()).isEqualTo("intent_rejected");
+      assertThat(last.outcome().wireName()).isEqualTo("intent_rejected");
       assertThat(last.actionId()).isEqualTo("a1");
       assertThat(last.detail().get("reason").orElseThrow().toString()).contains("wrong file");
       assertThat(f.store.find(task.taskId(), "run-1", RecordSet.NONCES, "reject-1")).isPresent();
@@ -71,7 +68,7 @@ class RejectionTest {
       // A new proposal is a new intent with a new key that needs its own approval.
       String again = propose(run, "a2");
       assertThat(again).isNotEqualTo(key);
-      assertThatThrownBy(() -> run.execute("a2")).isInstanceOf(ApprovalMissing.class);
+      RuntimeFixture.awaitingWhy(run.execute("a2"));
       f.approvePending(run, task, Duration.ofHours(1));
       run.execute("a2");
       assertThat(ws.effects(again)).isEqualTo(1);
@@ -91,7 +88,7 @@ class RejectionTest {
       assertThat(run.recovery().why()).contains("rejected by approver alice: wrong file");
       assertThat(run.state().pending()).isNull();
       assertThat(ws.effects(key)).isZero();
-      assertThat(run.trace().stream().map(TraceEvent::outcome)).contains("intent_rejected");
+      assertThat(run.trace().stream().map(e -> e.outcome().wireName())).contains("intent_rejected");
     }
   }
 
@@ -101,9 +98,7 @@ class RejectionTest {
       String key = propose(run, "a1");
       SigningKey mallory = SigningKey.of("alice", Ed25519.generate(new SeededEntropy(99)));
       reject(run.state(), mallory, "reject-forged");
-      assertThatThrownBy(() -> run.execute("a1"))
-          .isInstanceOf(ApprovalMissing.class)
-          .hasMessageContaining("reject-forged");
+      assertThat(RuntimeFixture.awaitingWhy(run.execute("a1"))).contains("reject-forged");
       assertThat(run.state().pending()).isNotNull();
       f.approvePending(run, task, Duration.ofHours(1));
       run.execute("a1");
@@ -117,13 +112,13 @@ class RejectionTest {
       String key = propose(run, "a1");
       f.approvePending(run, task, Duration.ofSeconds(5));
       f.clock.advance(Duration.ofSeconds(10)); // within the lease, past the approval
-      RatchetException missing = catchRefusal(() -> run.execute("a1"));
-      assertThat(missing).isInstanceOf(ApprovalMissing.class);
-      assertThat(((ApprovalMissing) missing).expired()).isTrue();
-      IntentRejected w = run.withdraw("a1", "approval_expired");
+      StepOutcome missing = run.execute("a1");
+      assertThat(missing.kind()).isEqualTo(Kind.AWAITING_APPROVAL);
+      assertThat(((StepOutcome.AwaitingApproval) missing).expired()).isTrue();
+      StepOutcome.Rejected w = run.withdraw("a1", "approval_expired");
       assertThat(w.detail().get("reason").orElseThrow().toString()).contains("approval_expired");
       assertThat(run.state().pending()).isNull();
-      assertThat(last(run.trace()).outcome()).isEqualTo("intent_withdrawn");
+      assertThat(last(run.trace()).outcome().wireName()).isEqualTo("intent_withdrawn");
       assertThat(ws.effects(key)).isZero();
     }
   }
@@ -134,7 +129,7 @@ class RejectionTest {
       String key = propose(run, "a1");
       f.approvePending(run, task, Duration.ofHours(1));
       reject(run.state(), f.approverKey, "reject-1");
-      assertThatThrownBy(() -> run.execute("a1")).isInstanceOf(IntentRejected.class);
+      assertThat(run.execute("a1").kind()).isEqualTo(Kind.REJECTED);
       assertThat(ws.effects(key)).isZero();
     }
   }

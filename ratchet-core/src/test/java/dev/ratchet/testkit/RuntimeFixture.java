@@ -240,6 +240,16 @@ public final class RuntimeFixture {
     return env;
   }
 
+  /**
+   * Asserts that {@code o} is a write waiting for its approval (a value, never an exception: D32)
+   * and returns what it says about the inbox (each refused item with its nonce and reason).
+   */
+  public static String awaitingWhy(dev.ratchet.outcome.StepOutcome o) {
+    org.assertj.core.api.Assertions.assertThat(o)
+        .isInstanceOf(dev.ratchet.outcome.StepOutcome.AwaitingApproval.class);
+    return ((dev.ratchet.outcome.StepOutcome.AwaitingApproval) o).why();
+  }
+
   /** {@code payload} signed with {@code key}'s Ed25519 private key, as an operator would. */
   public static SignedEnvelope sign(JsonObject payload, SigningKey key) {
     return SignedEnvelope.sign(payload, key);

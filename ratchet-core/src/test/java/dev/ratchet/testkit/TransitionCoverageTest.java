@@ -47,7 +47,7 @@ class TransitionCoverageTest {
     for (var r : f.store.records(task.taskId(), "run-1", RecordSet.TRACE, 1, 10_000)) {
       TraceEvent e = TraceEvent.fromJson(RecordMac.strip(r), "trace");
       for (Transition t : PhaseTransitions.TABLE) {
-        if (t.from() == phase && t.outcome().wireName().equals(e.outcome())) {
+        if (t.from() == phase && t.outcome() == e.outcome()) {
           seen.add(t);
           phase = t.to();
           break;

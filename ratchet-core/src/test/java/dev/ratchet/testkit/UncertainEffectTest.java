@@ -146,7 +146,7 @@ class UncertainEffectTest {
   private List<String> traceOutcomes() {
     return f.store.records(task.taskId(), "run-1", RecordSet.TRACE, 1, 10_000).stream()
         .map(r -> dev.ratchet.model.TraceEvent.fromJson(dev.ratchet.store.RecordMac.strip(r), "t"))
-        .map(dev.ratchet.model.TraceEvent::outcome)
+        .map(e -> e.outcome().wireName())
         .toList();
   }
 

@@ -58,7 +58,7 @@ class ReadmeExampleTest {
       // README example ends
       assertThat(recovery.found()).isEqualTo(Recovery.Found.COMPLETED);
       assertThat(recovery.did()).isEqualTo(Recovery.Did.NOTHING);
-      assertThat(trace).extracting(TraceEvent::outcome).endsWith("completed");
+      assertThat(trace).extracting(e -> e.outcome().wireName()).endsWith("completed");
     }
     assertThat(workspace.ledger()).hasSize(1);
     assertThat(ratchet.verify(task, "run-1", workspace).phase()).isEqualTo(Phase.COMPLETED);

@@ -10,7 +10,6 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.output.TokenUsage;
 import dev.ratchet.Run;
-import dev.ratchet.error.ApprovalMissing;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Json;
@@ -23,9 +22,9 @@ import dev.ratchet.model.Cause;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TaskSpec;
-import dev.ratchet.model.TraceEvent;
-import dev.ratchet.outcome.IntentRejected;
+import dev.ratchet.outcome.ActionOutcome;
 import dev.ratchet.outcome.Proposal;
+import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.worker.DriveResult;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -169,8 +168,8 @@ public final class DurableAgent {
       return execute(run, actionId);
     }
     boolean readOnly = readOnly(run, call.name());
-    Optional<TraceEvent> decided =
-        readOnly ? lastRead(run, actionId + READ_ATTEMPT) : lastEvent(run, actionId);
+    Optional<ActionOutcome> decided =
+        readOnly ? run.latestOutcomeOf(actionId + READ_ATTEMPT) : run.outcomeOf(actionId);
     if (readOnly) {
       // A read or a verification commits its proposal (which may carry an earlier write's
       // receipt, D22) but nothing else until it has run: a crash after that commit leaves no
@@ -178,7 +177,7 @@ public final class DurableAgent {
       actionId = actionId + READ_ATTEMPT + run.generation();
     }
     if (decided.isPresent()) {
-      return outcomeOf(actionId, decided.get());
+      return told(actionId, decided.get());
     }
     JsonValue parsed;
     try {
@@ -206,16 +205,19 @@ public final class DurableAgent {
 
   private static ToolOutcome execute(Run run, String actionId) {
     try {
-      return ToolOutcome.of(run.execute(actionId));
-    } catch (IntentRejected e) {
-      return decided(run, actionId); // an approver rejected it: the model re-plans (ADR 0072)
-    } catch (ApprovalMissing e) {
-      if (!e.expired()) {
-        return ToolOutcome.waitingFor(actionId);
+      StepOutcome o = run.execute(actionId);
+      if (o instanceof StepOutcome.Rejected) {
+        return decided(run, actionId); // an approver rejected it: the model re-plans (ADR 0072)
       }
-      // Its approval expired before it ran: withdrawn, and the model is told so (ADR 0072).
-      run.withdraw(actionId, "approval_expired");
-      return decided(run, actionId);
+      if (o instanceof StepOutcome.AwaitingApproval waiting) {
+        if (!waiting.expired()) {
+          return ToolOutcome.waitingFor(actionId);
+        }
+        // Its approval expired before it ran: withdrawn, and the model is told so (ADR 0072).
+        run.withdraw(actionId, "approval_expired");
+        return decided(run, actionId);
+      }
+      return ToolOutcome.of(o);
     } catch (RatchetException e) {
       if (e.code() == ErrorCode.APPROVAL) {
         return ToolOutcome.waitingFor(actionId);
@@ -240,15 +242,18 @@ public final class DurableAgent {
     }
   }
 
-  /** A decided call's outcome as the trace holds it: the tool's result after a crash, too. */
+  /** A decided call's outcome as the run records it: the tool's result after a crash, too. */
   private static ToolOutcome decided(Run run, String actionId) {
-    return outcomeOf(actionId, lastEvent(run, actionId).orElseThrow());
+    return told(actionId, run.outcomeOf(actionId).orElseThrow());
   }
 
-  private static ToolOutcome outcomeOf(String actionId, TraceEvent e) {
+  private static ToolOutcome told(String actionId, ActionOutcome o) {
     return ToolOutcome.text(
         actionId,
-        JsonObject.builder().put("outcome", e.outcome()).put("detail", e.detail()).build());
+        JsonObject.builder()
+            .put("outcome", o.traced().wireName())
+            .put("detail", o.detail())
+            .build());
   }
 
   private static boolean fatal(RatchetException e) {
@@ -266,27 +271,6 @@ public final class DurableAgent {
     return run.actionSpecs().stream()
         .anyMatch(
             s -> s.kind().equals(kind) && s.actionClass() != dev.ratchet.adapter.ActionClass.WRITE);
-  }
-
-  /** The last event of any attempt of a read-only call (a read or a verification). */
-  private static Optional<TraceEvent> lastRead(Run run, String prefix) {
-    TraceEvent last = null;
-    for (TraceEvent e : run.trace()) {
-      if (e.actionId() != null && e.actionId().startsWith(prefix)) {
-        last = e;
-      }
-    }
-    return Optional.ofNullable(last);
-  }
-
-  private static Optional<TraceEvent> lastEvent(Run run, String actionId) {
-    TraceEvent last = null;
-    for (TraceEvent e : run.trace()) {
-      if (actionId.equals(e.actionId())) {
-        last = e;
-      }
-    }
-    return Optional.ofNullable(last);
   }
 
   private static Cause cause(int turn, ChatResponse response) {

@@ -173,7 +173,7 @@ class DurableAgentTest {
     List<String> problems = new ArrayList<>();
     Set<String> keys = new HashSet<>();
     for (TraceEvent e : run.trace()) {
-      if (e.outcome().equals("accepted_pending")) {
+      if (e.outcome().wireName().equals("accepted_pending")) {
         String key = ((JsonString) e.detail().get("idempotency_key").orElseThrow()).value();
         keys.add(key);
         if (ws.effects(key) != 1) {

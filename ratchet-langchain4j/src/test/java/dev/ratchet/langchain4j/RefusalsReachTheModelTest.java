@@ -12,7 +12,6 @@ import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.ratchet.Run;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TaskSpec;
-import dev.ratchet.model.TraceEvent;
 import dev.ratchet.testkit.InMemoryWorkspace;
 import dev.ratchet.testkit.RuntimeFixture;
 import java.util.ArrayList;
@@ -86,7 +85,7 @@ class RefusalsReachTheModelTest {
               .toList();
       assertThat(outcomes).contains("turn-1.0 permission_denied", "turn-2.0 accepted_pending");
       assertThat(run.trace().stream().filter(e -> "turn-2.0".equals(e.actionId())))
-          .extracting(TraceEvent::outcome)
+          .extracting(e -> e.outcome().wireName())
           .contains("executed");
       assertThat(ws.ledger()).hasSize(1);
     }

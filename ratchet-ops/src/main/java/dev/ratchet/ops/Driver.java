@@ -109,9 +109,17 @@ public final class Driver {
                   + Views.text(o.result(), "reviewer_id")
                   + " applied; the old idempotency key is quarantined");
         } else if (s.pending() != null) {
-          report(s, run.reconcile());
+          StepOutcome o = run.reconcile();
+          if (o instanceof StepOutcome.AwaitingApproval waiting) {
+            return awaitingApproval(run.state(), waiting.why());
+          }
+          report(s, o);
         } else {
-          RatchetException permanent = step(s);
+          Stepped next = step(s);
+          if (next.waiting() != null) {
+            return awaitingApproval(run.state(), next.waiting().why());
+          }
+          RatchetException permanent = next.permanent();
           if (permanent != null && run.state().phase() == Phase.RUNNING) {
             run.fail(permanent);
             return failed(run.state(), permanent);
@@ -121,9 +129,6 @@ public final class Driver {
         if (e.code() == ErrorCode.APPROVAL && run.state().phase() == Phase.NEEDS_REVIEW) {
           return frozen(run.state(), e.getMessage());
         }
-        if (e.code() == ErrorCode.APPROVAL && run.state().pending() != null) {
-          return awaitingApproval(run.state(), e.getMessage());
-        }
         throw e;
       }
     }
@@ -131,11 +136,20 @@ public final class Driver {
         ErrorCode.INTERNAL, "the plan driver made no progress on run " + run.state().runId());
   }
 
+  /** What a plan step came to: a wait for approval, a refusal it cannot get past, or neither. */
+  private record Stepped(StepOutcome.AwaitingApproval waiting, RatchetException permanent) {
+    static final Stepped ON = new Stepped(null, null);
+
+    static Stepped refused(RatchetException e) {
+      return e == null ? ON : new Stepped(null, e);
+    }
+  }
+
   /**
-   * Takes the plan's next step; returns the refusal the plan cannot get past (ADR 0050), null when
-   * the step went through or is worth retrying.
+   * Takes the plan's next step; says whether its write waits for approval, or the refusal the plan
+   * cannot get past (ADR 0050); neither when it went through or is worth retrying.
    */
-  private RatchetException step(RunState s) {
+  private Stepped step(RunState s) {
     int cursor = (int) s.cursor();
     if (cursor >= plan.size()) {
       throw new RatchetException(
@@ -149,27 +163,32 @@ public final class Driver {
     try {
       p = run.propose(action);
     } catch (RatchetException e) {
-      return permanentAtPropose(e, cursor);
+      return Stepped.refused(permanentAtPropose(e, cursor));
     }
     if (p.kind() == Proposal.Kind.REPLAYED) {
       report(s, p.replay());
-      return null;
+      return Stepped.ON;
     }
+    StepOutcome o;
     try {
-      report(s, run.execute(actionId));
+      o = run.execute(actionId);
     } catch (RatchetException e) {
       // The plan has no step after finish that could change what the verifier sees.
       if (e.code() == ErrorCode.VERIFICATION && "finish".equals(step.kind())) {
-        return e;
+        return Stepped.refused(e);
       }
       // The adapter refused the write's precondition and the runtime withdrew the intent: the
       // same rule as a stale refusal at propose (ADR 0050), or every resume meets it again.
       if (e.code() == ErrorCode.STALE_OBSERVATION && run.state().pending() == null) {
-        return permanentAtPropose(e, cursor);
+        return Stepped.refused(permanentAtPropose(e, cursor));
       }
       throw e;
     }
-    return null;
+    if (o instanceof StepOutcome.AwaitingApproval waiting) {
+      return new Stepped(waiting, null);
+    }
+    report(s, o);
+    return Stepped.ON;
   }
 
   /**

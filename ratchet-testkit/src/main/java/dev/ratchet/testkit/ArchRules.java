@@ -92,4 +92,24 @@ public final class ArchRules {
       }
     };
   }
+
+  /**
+   * SPEC D32: the named drivers learn what became of an action from the step's value or {@code
+   * Run.outcomeOf}, never by reading {@code Run.trace()} (nested classes and lambdas included).
+   * Fails when none of the named classes exists, so a rename cannot make it pass vacuously.
+   */
+  public static ArchRule decideNoOutcomeFromTheTrace(String... driverClassNames) {
+    java.util.List<String> names = java.util.List.of(driverClassNames);
+    return noClasses()
+        .that(
+            com.tngtech.archunit.base.DescribedPredicate.describe(
+                "are " + names,
+                (com.tngtech.archunit.core.domain.JavaClass c) ->
+                    names.stream()
+                        .anyMatch(n -> c.getName().equals(n) || c.getName().startsWith(n + "$"))))
+        .should()
+        .callMethod(dev.ratchet.Run.class, "trace")
+        .allowEmptyShould(false)
+        .because("no caller scans the trace to learn an outcome (SPEC D32): use Run.outcomeOf");
+  }
 }

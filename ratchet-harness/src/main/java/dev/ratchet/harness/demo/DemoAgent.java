@@ -65,17 +65,16 @@ final class DemoAgent {
                   + " by "
                   + text(o, "reviewer_id")
                   + " applied; the old idempotency key is quarantined");
-        } else if (s.pending() != null) {
-          report(run.reconcile());
         } else {
-          step(s);
+          StepOutcome o = s.pending() != null ? run.reconcile() : step(s);
+          if (o instanceof StepOutcome.AwaitingApproval waiting) {
+            return stopped(Stop.AWAITING_APPROVAL, ErrorCode.APPROVAL, waiting.why());
+          }
+          report(o);
         }
       } catch (RatchetException e) {
         if (e.code() == ErrorCode.APPROVAL && run.state().phase() == Phase.NEEDS_REVIEW) {
           return stopped(Stop.FROZEN, ErrorCode.REVIEW_REQUIRED, e.getMessage());
-        }
-        if (e.code() == ErrorCode.APPROVAL && run.state().pending() != null) {
-          return stopped(Stop.AWAITING_APPROVAL, ErrorCode.APPROVAL, e.getMessage());
         }
         throw e;
       }
@@ -84,11 +83,11 @@ final class DemoAgent {
   }
 
   /** Proposes the plan's next step and executes it, unless it replayed a committed receipt. */
-  private void step(RunState s) {
+  private StepOutcome step(RunState s) {
     DemoTask.Step step = plan.get((int) s.cursor());
     String actionId = step.actionId(s.usage().proposals() + 1);
     Proposal p = run.propose(run.action(actionId, step.kind(), step.arguments()));
-    report(p.kind() == Proposal.Kind.REPLAYED ? p.replay() : run.execute(p));
+    return p.kind() == Proposal.Kind.REPLAYED ? p.replay() : run.execute(p);
   }
 
   private Result stopped(Stop stop, ErrorCode code, String why) {

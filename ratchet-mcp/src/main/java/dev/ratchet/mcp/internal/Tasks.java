@@ -191,7 +191,7 @@ public final class Tasks {
     if (p != null && p.action().actionId().equals(actionId)) {
       return pending(taskId, actionId, s, p, created, updated);
     }
-    if (last != null && "intent_withdrawn".equals(last.outcome())) {
+    if (last != null && last.outcome() == dev.ratchet.model.TraceOutcome.INTENT_WITHDRAWN) {
       return new TaskView(
           taskId,
           "cancelled",

@@ -14,7 +14,7 @@ import dev.ratchet.model.Cause;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
-import dev.ratchet.model.TraceEvent;
+import dev.ratchet.outcome.ActionOutcome;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.outcome.StepOutcome;
 import dev.ratchet.seam.Entropy;
@@ -177,22 +177,20 @@ public final class ToolCalls {
   /** Executes (or reconciles) the pending write; one waiting for approval says so. */
   private McpSchema.CallToolResult finish(
       Run run, String callId, String actionId, ToolCatalog.Entry e) {
-    try {
-      StepOutcome o = run.execute(actionId);
-      // A call's answer is a report to the client: its receipt is durable first (D22 folds a
-      // receipt into the next commit only between steps the runtime drives itself).
-      run.flush();
-      return outcome(callId, o);
-    } catch (RatchetException ex) {
-      PendingIntent p = run.state().pending();
-      if (ex.code() == ErrorCode.APPROVAL
-          && p != null
-          && p.action().actionId().equals(actionId)
-          && e.approval()) {
-        return results.awaitingApproval(callId, actionId, e.tool().name(), ex.getMessage());
+    StepOutcome o = run.execute(actionId);
+    if (o instanceof StepOutcome.AwaitingApproval waiting) {
+      if (e.approval()) {
+        return results.awaitingApproval(callId, actionId, e.tool().name(), waiting.why());
       }
-      throw ex;
+      throw new RatchetException(ErrorCode.APPROVAL, waiting.why());
     }
+    if (o instanceof StepOutcome.Rejected rejected) {
+      throw new RatchetException(ErrorCode.APPROVAL, rejected.why()); // refused to the client
+    }
+    // A call's answer is a report to the client: its receipt is durable first (D22 folds a
+    // receipt into the next commit only between steps the runtime drives itself).
+    run.flush();
+    return outcome(callId, o);
   }
 
   private McpSchema.CallToolResult outcome(String callId, StepOutcome o) {
@@ -207,21 +205,14 @@ public final class ToolCalls {
   }
 
   /**
-   * A call_id whose intent is no longer pending: its trace says how it ended. A write that happened
-   * is answered from the adapter's receipt under the key the run minted, checked against the intent
-   * the run committed; a refused one is refused again.
+   * A call_id whose intent is no longer pending: the run says how it ended ({@code outcomeOf}). A
+   * write that happened is answered from the adapter's receipt under the key the run minted,
+   * checked against the intent the run committed; a refused one is refused again.
    */
   McpSchema.CallToolResult earlierOutcome(Run run, String callId, String actionId) {
-    List<TraceEvent> events =
-        run.trace().stream().filter(t -> actionId.equals(t.actionId())).toList();
-    TraceEvent accepted =
-        events.stream()
-            .filter(t -> "accepted_pending".equals(t.outcome()))
-            .findFirst()
-            .orElse(null);
-    TraceEvent last = events.isEmpty() ? null : events.get(events.size() - 1);
-    if (accepted != null && last != null && done(last.outcome())) {
-      String key = text(accepted.detail(), "idempotency_key");
+    ActionOutcome last = run.outcomeOf(actionId).orElse(null);
+    if (last != null && last.done() && last.idempotencyKey() != null) {
+      String key = last.idempotencyKey();
       Receipt r =
           adapter
               .lookup(key)
@@ -232,7 +223,7 @@ public final class ToolCalls {
                           "the service holds no receipt for "
                               + actionId
                               + ", which the run recorded as done"));
-      if (!r.intentDigest().equals(text(accepted.detail(), "intent_digest"))) {
+      if (!r.intentDigest().equals(last.intentDigest())) {
         throw new RatchetException(
             ErrorCode.IDEMPOTENCY_CONFLICT,
             "the service's receipt for " + actionId + " is bound to a different intent");
@@ -248,26 +239,14 @@ public final class ToolCalls {
               + run.state().stopReason()
               + ")");
     }
-    String code = last == null ? null : text(last.detail(), "error_code");
-    ErrorCode ec = code == null ? ErrorCode.CONTRACT : ErrorCode.valueOf(code);
+    ErrorCode ec = last == null || last.code() == null ? ErrorCode.CONTRACT : last.code();
     throw new RatchetException(
         ec,
         "call_id "
             + callId
             + " was refused when first called ("
-            + (last == null ? "no outcome recorded" : last.outcome())
+            + (last == null ? "no outcome recorded" : last.traced().wireName())
             + "); it will not run: use a new call_id for a new attempt");
-  }
-
-  private static boolean done(String outcome) {
-    return "executed".equals(outcome) || "reconciled".equals(outcome) || "replayed".equals(outcome);
-  }
-
-  private static String text(JsonObject o, String key) {
-    return o.get(key)
-        .filter(JsonString.class::isInstance)
-        .map(v -> ((JsonString) v).value())
-        .orElse(null);
   }
 
   /** SPEC §7's conflict rule at the call level: one call_id names one intent. */

@@ -160,7 +160,10 @@ class McpTasksTest {
     assertThat(run.state().pending()).isNull();
     TraceEvent withdrawn =
         run.trace().stream()
-            .filter(t -> "mcp-c-1".equals(t.actionId()) && "intent_withdrawn".equals(t.outcome()))
+            .filter(
+                t ->
+                    "mcp-c-1".equals(t.actionId())
+                        && "intent_withdrawn".equals(t.outcome().wireName()))
             .findFirst()
             .orElseThrow();
     assertThat(text(withdrawn.detail(), "reason")).contains("MCP client agent-7");

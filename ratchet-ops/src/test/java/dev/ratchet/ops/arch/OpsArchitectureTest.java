@@ -30,6 +30,14 @@ class OpsArchitectureTest {
         .check(OPS);
   }
 
+  /** SPEC D32: the plan driver learns outcomes from values and Run.outcomeOf, not the trace. */
+  @Test
+  void thePlanDriverReadsNoTraceToDecideAnOutcome() {
+    ArchRules.decideNoOutcomeFromTheTrace(
+            "dev.ratchet.ops.Driver", "dev.ratchet.ops.internal.PlanDriver")
+        .check(OPS);
+  }
+
   @Test
   void itRunsNoSqlAndReachesNoCoreInternals() {
     noClasses()
