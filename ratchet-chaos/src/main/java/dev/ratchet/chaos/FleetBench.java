@@ -22,7 +22,11 @@ import java.util.concurrent.Future;
  * it held is claimed by another worker, on short leases. Prints a Markdown table with the load
  * average at each phase.
  *
- * <pre>FleetBench --smoke|--full [--runs N] [--kills K] [--work DIR] [--out FILE]</pre>
+ * <pre>FleetBench --smoke|--full [--runs N] [--kills K] [--workers 1,2,4] [--work DIR] [--out FILE]
+ * </pre>
+ *
+ * <p>{@code --workers} chooses the throughput phases (none: {@code --workers 0}, the takeover
+ * alone); {@code --kills 0} skips the takeover phase.
  */
 public final class FleetBench {
   /** One measured phase. */
@@ -51,12 +55,14 @@ public final class FleetBench {
     int kills = -1;
     Path work = null;
     Path out = null;
+    List<Integer> workers = List.of(1, 2, 4);
     for (int i = 0; i < argv.length; i++) {
       switch (argv[i]) {
         case "--full" -> full = true;
         case "--smoke" -> full = false;
         case "--runs" -> runs = Integer.parseInt(argv[++i]);
         case "--kills" -> kills = Integer.parseInt(argv[++i]);
+        case "--workers" -> workers = workerCounts(argv[++i]);
         case "--work" -> work = Path.of(argv[++i]);
         case "--out" -> out = Path.of(argv[++i]);
         default -> throw new IllegalArgumentException("unknown argument: " + argv[i]);
@@ -64,7 +70,8 @@ public final class FleetBench {
     }
     work = work != null ? work : Files.createTempDirectory("ratchet-fleet-bench");
     String table =
-        run(work, runs > 0 ? runs : full ? 1000 : 30, kills > 0 ? kills : full ? 8 : 1).table();
+        run(work, runs > 0 ? runs : full ? 1000 : 30, kills >= 0 ? kills : full ? 8 : 1, workers)
+            .table();
     System.out.println(table);
     if (out != null) {
       Files.writeString(out, table);
@@ -73,13 +80,33 @@ public final class FleetBench {
 
   /** Every phase; the table. */
   static Result run(Path work, int runs, int kills) throws Exception {
+    return run(work, runs, kills, List.of(1, 2, 4));
+  }
+
+  /** The throughput phases of {@code workers} (empty: none), then the takeover unless 0 kills. */
+  static Result run(Path work, int runs, int kills, List<Integer> workers) throws Exception {
     List<Phase> phases = new ArrayList<>();
-    for (int w : List.of(1, 2, 4)) {
+    for (int w : workers) {
       phases.add(throughput(work.resolve("w" + w), w, runs));
       System.out.println(FleetReport.phaseLine(phases.get(phases.size() - 1)));
     }
-    Takeover t = takeover(work.resolve("kills"), kills, Math.max(20, kills * 12));
+    Takeover t =
+        kills == 0 ? null : takeover(work.resolve("kills"), kills, Math.max(20, kills * 12));
     return new Result(phases, t, FleetReport.table(phases, t));
+  }
+
+  private static List<Integer> workerCounts(String csv) {
+    List<Integer> out = new ArrayList<>();
+    for (String w : csv.split(",")) {
+      int n = Integer.parseInt(w.trim());
+      if (n < 0 || n > 16) {
+        throw new IllegalArgumentException("--workers: each count must be 0..16, not " + n);
+      }
+      if (n > 0) {
+        out.add(n);
+      }
+    }
+    return out;
   }
 
   /** Enqueues {@code runs} short runs, then times {@code workers} workers draining them. */

@@ -66,6 +66,15 @@ public interface SchedulingStore extends LeaseStore {
   void finish(Claim claim, Lease lease);
 
   /**
+   * {@link #finish} then {@link #release} of the same {@code lease}, as one call where the store
+   * can (PostgreSQL: one round trip, issue 38): what a worker does when a run ended.
+   */
+  default void finishAndRelease(Claim claim, Lease lease) {
+    finish(claim, lease);
+    release(lease);
+  }
+
+  /**
    * An optional capability: a listener told when a run may have become claimable (PostgreSQL's
    * {@code LISTEN ratchet_runnable}). Empty when the store offers none: callers poll. A wake-up is
    * a hint that a claim may succeed, never a claim.

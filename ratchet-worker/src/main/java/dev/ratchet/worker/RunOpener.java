@@ -11,4 +11,10 @@ import dev.ratchet.schedule.Claim;
 public interface RunOpener {
   /** The recovered run and its task; the worker closes the run (releasing the lease). */
   DriveContext open(Claim claim, java.util.function.BooleanSupplier draining);
+
+  /**
+   * Told that the worker released {@code lease} itself (with the run's finish, in one call), so the
+   * run's close need not release it again: a {@link ClaimedLeases} skips that release.
+   */
+  default void released(dev.ratchet.store.Lease lease) {}
 }

@@ -196,25 +196,32 @@ public final class Worker {
             + ")");
     LeaseKeeper keeper =
         new LeaseKeeper(renewals, store, claim.lease(), options.leaseTtl(), clock, sent, this::say);
+    boolean closed = false;
     try {
-      drive(claim, keeper);
+      closed = drive(claim, keeper);
     } catch (RatchetException e) {
       sayRun(claim, e.code() + ": " + e.getMessage());
     } finally {
       keeper.close();
-      store.release(claim.lease()); // a no-op when the run already released it, or lost it
+      if (!closed) {
+        store.release(claim.lease()); // a no-op when the run already released it, or lost it
+      }
       say("released run " + claim.runId());
     }
     return true;
   }
 
-  private void drive(Claim claim, LeaseKeeper keeper) {
+  /**
+   * True when the run was opened and closed normally: its close released the lease (or found it
+   * lost), so no second release is sent (issue 38: one round trip less per claim).
+   */
+  private boolean drive(Claim claim, LeaseKeeper keeper) {
     Driver driver = drivers.get(claim.driver());
     if (driver == null) {
       // No thread here can move it: park it until someone delivers or a worker with it claims.
       store.park(claim, claim.lease(), null);
       sayRun(claim, "no driver named '" + claim.driver() + "' here; parked");
-      return;
+      return false;
     }
     DriveContext ctx;
     try {
@@ -223,7 +230,7 @@ public final class Worker {
       // Never started or resumed: end the row so no worker claims it again (ADR 0061).
       store.finish(claim, claim.lease());
       sayRun(claim, "refused, not started: " + e.code() + ": " + e.getMessage());
-      return;
+      return false;
     }
     // Closed in reverse order: renewals stop before the run releases its lease.
     try (Run run = ctx.run();
@@ -232,12 +239,15 @@ public final class Worker {
       if (renewing.lost()) {
         // Never act after losing the lease: the row is left for whoever holds the run now.
         sayRun(claim, "stopped: the lease was lost (" + r.reason() + ")");
-        return;
+        return true;
       }
       run.flush(); // D22: receipts durable before the run is finished, parked or yielded
       Lease lease = run.lease();
       switch (r.kind()) {
-        case ENDED -> store.finish(claim, lease);
+        case ENDED -> {
+          store.finishAndRelease(claim, lease); // one call; the run's close releases nothing
+          opener.released(lease);
+        }
         case WAITING -> {
           if (!store.park(claim, lease, r.wakeAt())) {
             sayRun(claim, "an item arrived; left runnable");
@@ -249,6 +259,7 @@ public final class Worker {
       }
       sayRun(claim, r.kind().name().toLowerCase(Locale.ROOT) + " (" + r.reason() + ")");
     }
+    return true;
   }
 
   private void say(String line) {

@@ -36,7 +36,10 @@ final class PostgresSchema {
           "ratchet_finish(text, text, text, bigint, bytea)",
           // version 5 (ADR 0043): a whole commit in one call
           "ratchet_commit(text, text, text, bigint, text, text, text, bigint, bytea, integer,"
-              + " text[], bigint[], text[], text[], text[], text[])");
+              + " text[], bigint[], text[], text[], text[], text[])",
+          // version 13 (ADR 0065): takeover-first claims in one call; finish and release in one
+          "ratchet_claim_next(text, bigint, text)",
+          "ratchet_finish_release(text, text, text, bigint, bytea)");
 
   /** The operator's enqueue (version 4, ADR 0060): a scheduling row for a submitted run. */
   static final String SCHEDULE_FUNCTION = "ratchet_schedule(text, text, text, text)";
