@@ -47,6 +47,9 @@ public final class FleetBench {
   static final Duration KILL_LEASE = Duration.ofSeconds(2);
   static final Duration POLL = Duration.ofMillis(100);
 
+  /** Task files per {@code ratchet submit} when enqueueing. */
+  static final int SUBMIT_BATCH = 50;
+
   private FleetBench() {}
 
   public static void main(String[] argv) throws Exception {
@@ -174,8 +177,9 @@ public final class FleetBench {
   }
 
   /**
-   * Writes and enqueues {@code runs} short runs through two CLI children at once (each command
-   * opens its own session; two share the machine better than one); returns their ids.
+   * Writes and enqueues {@code runs} short runs through two CLI children at once, {@link
+   * #SUBMIT_BATCH} task files per {@code submit} (each command opens its own session; two share the
+   * machine better than one); returns their ids.
    */
   static Set<String> enqueue(Fleet f, Path dir, int runs) throws Exception {
     List<String> ids = new ArrayList<>();
@@ -189,8 +193,14 @@ public final class FleetBench {
       halves.add(
           () -> {
             try (FleetCli cli = f.cli()) {
-              for (String id : mine) {
-                cli.ok(f.enqueueArgs(FleetTasks.shortRun(dir, id), id));
+              // One submit of up to SUBMIT_BATCH task files per session (issue 38).
+              for (int from = 0; from < mine.size(); from += SUBMIT_BATCH) {
+                List<String> batch = mine.subList(from, Math.min(mine.size(), from + SUBMIT_BATCH));
+                List<Path> tasks = new ArrayList<>();
+                for (String id : batch) {
+                  tasks.add(FleetTasks.shortRun(dir, id));
+                }
+                cli.ok(f.enqueueArgs(tasks, batch));
               }
             }
             return null;
