@@ -1,18 +1,14 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.PlanDriver;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Settings;
-import dev.ratchet.cli.internal.StoreFactory;
-import dev.ratchet.cli.internal.SubmittedTask;
-import dev.ratchet.cli.internal.TaskFile;
-import dev.ratchet.cli.internal.TaskRegistry;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.schedule.SchedulingStore;
-import dev.ratchet.schedule.SignedSubmission;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Settings;
+import dev.ratchet.ops.StoreFactory;
+import dev.ratchet.ops.SubmittedTask;
+import dev.ratchet.ops.TaskFile;
+import dev.ratchet.ops.TaskRegistry;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
@@ -109,7 +105,7 @@ final class SubmitCommand extends CliCommand {
     Session.preflight(settings);
     try (Session session =
         Session.open(services, settings, StoreFactory.Mode.CREATE, CrashSeam.NONE)) {
-      SchedulingStore store = session.scheduling("submit");
+      session.scheduling("submit"); // refused before anything is signed when there is none
       ApprovalPreview.requireTrusted(
           err(),
           session.operators(),
@@ -120,17 +116,14 @@ final class SubmitCommand extends CliCommand {
       // One JVM, one session and one key load for every file: each run is one signature and one
       // submit call (issue 38: the submissions a JVM per task cost are gone).
       for (int i = 0; i < tfs.size(); i++) {
-        submit(store, tfs.get(i), ids.get(i), signer);
+        submit(session, tfs.get(i), ids.get(i), signer);
       }
       return 0;
     }
   }
 
-  private void submit(SchedulingStore store, TaskFile tf, String id, SigningKey signer) {
-    SignedSubmission signed =
-        SubmittedTask.sign(
-            tf, id, PlanDriver.NAME, Decisions.nonce("submit", services.entropy()), signer);
-    store.submit(tf.task().taskId(), id, PlanDriver.NAME, signed);
+  private void submit(Session session, TaskFile tf, String id, SigningKey signer) {
+    SubmittedTask.submit(session, tf, id, signer);
     out()
         .println(
             "run "
@@ -142,7 +135,7 @@ final class SubmitCommand extends CliCommand {
                 + " (key "
                 + signer.keyId()
                 + ", driver "
-                + PlanDriver.NAME
+                + SubmittedTask.PLAN_DRIVER
                 + "): 'ratchet worker' starts it once it has verified the signature");
   }
 }

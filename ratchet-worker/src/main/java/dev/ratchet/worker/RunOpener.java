@@ -17,4 +17,14 @@ public interface RunOpener {
    * run's close need not release it again: a {@link ClaimedLeases} skips that release.
    */
   default void released(dev.ratchet.store.Lease lease) {}
+
+  /**
+   * Called before each claim attempt, idle ones included: true when what the host judges runs by
+   * has changed since the last call (a trust root reloaded), so a run that waits on a decision it
+   * refused may now go on; the worker then wakes every waiting run ({@link
+   * dev.ratchet.schedule.SchedulingStore#wakeWaiting}, ADR 0053). By default nothing changes.
+   */
+  default boolean judgementChanged() {
+    return false;
+  }
 }

@@ -10,7 +10,7 @@ import java.util.TreeMap;
 
 /**
  * Core's in-memory store behind a proxy that counts every call by method name: each call of the
- * store SPI is one round trip to a database store (on PostgreSQL since schema version 13 a claim, a
+ * store SPI is one round trip to a database store (on PostgreSQL since schema version 14 a claim, a
  * commit and a finish with its release are one call each), so the counts are the round trips a
  * worker makes.
  */

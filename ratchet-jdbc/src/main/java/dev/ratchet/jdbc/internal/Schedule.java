@@ -69,7 +69,7 @@ public final class Schedule {
   }
 
   /**
-   * True when a claim, or a finish with its release, is one function call (PostgreSQL, version 13)
+   * True when a claim, or a finish with its release, is one function call (PostgreSQL, version 14)
    * and so runs as one auto-committed statement: one round trip, no BEGIN or COMMIT of its own.
    */
   public static boolean oneCall(Side marks) {
