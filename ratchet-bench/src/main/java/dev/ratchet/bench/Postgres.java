@@ -47,7 +47,7 @@ final class Postgres {
     return v == null || v.isBlank() ? fallback : v;
   }
 
-  void run(int checkpointBytes, String checkpointSample) {
+  void run(int checkpointBytes, String checkpointSample, java.util.Set<Integer> figures) {
     String schema = "ratchet_bench_" + Long.toString(Stopwatch.nanos() & Long.MAX_VALUE, 36);
     try (Connection admin = connect(ADMIN)) {
       exec(
@@ -57,16 +57,16 @@ final class Postgres {
           "CREATE SCHEMA " + schema + " AUTHORIZATION " + OWNER,
           "CREATE TABLE " + schema + ".bench_raw (id BIGSERIAL PRIMARY KEY, body TEXT NOT NULL)",
           "ALTER TABLE " + schema + ".bench_raw OWNER TO " + OWNER);
-      Peer peer = Peer.dbos(URL, ADMIN, log).orElse(null);
+      Peer peer = figures.contains(4) ? Peer.dbos(URL, ADMIN, log).orElse(null) : null;
       try {
-        measure(schema, likeCheckpoint(checkpointSample, checkpointBytes), peer, admin);
+        measure(schema, likeCheckpoint(checkpointSample, checkpointBytes), peer, admin, figures);
       } finally {
         if (peer != null) {
           peer.close();
         }
         exec(admin, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
       }
-      if (peer == null) {
+      if (peer == null && figures.contains(4)) {
         for (int n : RUNS) {
           report.add(
               Row.notMeasured(
@@ -101,7 +101,9 @@ final class Postgres {
     return b.substring(0, bytes);
   }
 
-  private void measure(String schema, String body, Peer peer, Connection admin) throws Exception {
+  private void measure(
+      String schema, String body, Peer peer, Connection admin, java.util.Set<Integer> figures)
+      throws Exception {
     CpuMeter meter = new CpuMeter(CpuMeter.PROC, () -> CpuMeter.listedBy(admin));
     Database owner = Database.postgres(URL, OWNER, PASSWORD).withSchema(schema).withPoolSize(16);
     JdbcStore.open(
@@ -114,7 +116,7 @@ final class Postgres {
       StepRows.createTables(c, schema);
     }
     try (BenchStore s = new BenchStore(owner.as(WORKER, PASSWORD), false, cfg.contentChars())) {
-      for (int n : RUNS) {
+      for (int n : figures.contains(4) ? RUNS : List.<Integer>of()) {
         List<Driver> drivers = new ArrayList<>();
         for (int i = 0; i < n; i++) {
           drivers.add(s.start("f4-" + n + "-" + i));
@@ -154,6 +156,27 @@ final class Postgres {
           }
         }
       }
+    }
+    if (figures.contains(8)) {
+      queue(owner, admin, meter);
+    }
+  }
+
+  /** Figure 8: the worker path beside DBOS's queue, when DBOS is compiled in (-Pdbos). */
+  private void queue(Database owner, Connection admin, CpuMeter meter) throws Exception {
+    java.util.Optional<QueueSide> dbos = QueueRounds.dbos(URL, ADMIN, log);
+    if (dbos.isEmpty()) {
+      report.add(
+          Row.notMeasured(
+              "8",
+              "worker path runs/s and submit-to-done latency vs DBOS queue",
+              "goal ≥ 1.5×, floor 1.0×",
+              "not measured: DBOS is not on the class path (run the harness with -Pdbos)"));
+      return;
+    }
+    try (QueueSide theirs = dbos.get();
+        WorkerPath ours = new WorkerPath(owner, owner.as(WORKER, PASSWORD), admin.getCatalog())) {
+      new QueueRounds(cfg, report, log).run(ours, theirs, meter);
     }
   }
 

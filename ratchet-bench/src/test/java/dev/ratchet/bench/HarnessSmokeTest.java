@@ -31,7 +31,7 @@ class HarnessSmokeTest {
     Set<String> figures = new TreeSet<>();
     rows.forEach(r -> figures.add(r.figure()));
     // 7 is the peer (DBOS): measured under -Pdbos, otherwise listed as not measured, with why.
-    assertThat(figures).containsExactly("1", "2", "3", "4", "5", "6", "7");
+    assertThat(figures).containsExactly("1", "2", "3", "4", "5", "6", "7", "8");
     for (Row r : rows) {
       if (r.measured() && r.measure().startsWith("read transactions per write step")) {
         assertThat(r.ratio()).as(r.measure()).isFinite().isNotNegative(); // 0 is the goal

@@ -110,18 +110,22 @@ final class Fleet implements AutoCloseable {
 
   /** {@code submit TASK --run-id ID}, signed by the fleet's operator, on this home and store. */
   String[] enqueueArgs(Path task, String runId) {
-    return new String[] {
-      "submit",
-      task.toString(),
-      "--run-id",
-      runId,
-      "--operator-key",
-      operatorKey().toString(),
-      "--home",
-      home.toString(),
-      "--store",
-      url
-    };
+    return enqueueArgs(List.of(task), List.of(runId));
+  }
+
+  /** One {@code submit} of several task files, each with its run id, in one session. */
+  String[] enqueueArgs(List<Path> tasks, List<String> runIds) {
+    List<String> args = new ArrayList<>();
+    args.add("submit");
+    for (int i = 0; i < tasks.size(); i++) {
+      args.add(tasks.get(i).toString());
+      args.add("--run-id");
+      args.add(runIds.get(i));
+    }
+    args.addAll(
+        List.of(
+            "--operator-key", operatorKey().toString(), "--home", home.toString(), "--store", url));
+    return args.toArray(String[]::new);
   }
 
   private Path operatorKey() {

@@ -22,7 +22,11 @@ import java.util.concurrent.Future;
  * it held is claimed by another worker, on short leases. Prints a Markdown table with the load
  * average at each phase.
  *
- * <pre>FleetBench --smoke|--full [--runs N] [--kills K] [--work DIR] [--out FILE]</pre>
+ * <pre>FleetBench --smoke|--full [--runs N] [--kills K] [--workers 1,2,4] [--work DIR] [--out FILE]
+ * </pre>
+ *
+ * <p>{@code --workers} chooses the throughput phases (none: {@code --workers 0}, the takeover
+ * alone); {@code --kills 0} skips the takeover phase.
  */
 public final class FleetBench {
   /** One measured phase. */
@@ -43,6 +47,9 @@ public final class FleetBench {
   static final Duration KILL_LEASE = Duration.ofSeconds(2);
   static final Duration POLL = Duration.ofMillis(100);
 
+  /** Task files per {@code ratchet submit} when enqueueing. */
+  static final int SUBMIT_BATCH = 50;
+
   private FleetBench() {}
 
   public static void main(String[] argv) throws Exception {
@@ -51,12 +58,14 @@ public final class FleetBench {
     int kills = -1;
     Path work = null;
     Path out = null;
+    List<Integer> workers = List.of(1, 2, 4);
     for (int i = 0; i < argv.length; i++) {
       switch (argv[i]) {
         case "--full" -> full = true;
         case "--smoke" -> full = false;
         case "--runs" -> runs = Integer.parseInt(argv[++i]);
         case "--kills" -> kills = Integer.parseInt(argv[++i]);
+        case "--workers" -> workers = workerCounts(argv[++i]);
         case "--work" -> work = Path.of(argv[++i]);
         case "--out" -> out = Path.of(argv[++i]);
         default -> throw new IllegalArgumentException("unknown argument: " + argv[i]);
@@ -64,7 +73,8 @@ public final class FleetBench {
     }
     work = work != null ? work : Files.createTempDirectory("ratchet-fleet-bench");
     String table =
-        run(work, runs > 0 ? runs : full ? 1000 : 30, kills > 0 ? kills : full ? 8 : 1).table();
+        run(work, runs > 0 ? runs : full ? 1000 : 30, kills >= 0 ? kills : full ? 8 : 1, workers)
+            .table();
     System.out.println(table);
     if (out != null) {
       Files.writeString(out, table);
@@ -73,13 +83,33 @@ public final class FleetBench {
 
   /** Every phase; the table. */
   static Result run(Path work, int runs, int kills) throws Exception {
+    return run(work, runs, kills, List.of(1, 2, 4));
+  }
+
+  /** The throughput phases of {@code workers} (empty: none), then the takeover unless 0 kills. */
+  static Result run(Path work, int runs, int kills, List<Integer> workers) throws Exception {
     List<Phase> phases = new ArrayList<>();
-    for (int w : List.of(1, 2, 4)) {
+    for (int w : workers) {
       phases.add(throughput(work.resolve("w" + w), w, runs));
       System.out.println(FleetReport.phaseLine(phases.get(phases.size() - 1)));
     }
-    Takeover t = takeover(work.resolve("kills"), kills, Math.max(20, kills * 12));
+    Takeover t =
+        kills == 0 ? null : takeover(work.resolve("kills"), kills, Math.max(20, kills * 12));
     return new Result(phases, t, FleetReport.table(phases, t));
+  }
+
+  private static List<Integer> workerCounts(String csv) {
+    List<Integer> out = new ArrayList<>();
+    for (String w : csv.split(",")) {
+      int n = Integer.parseInt(w.trim());
+      if (n < 0 || n > 16) {
+        throw new IllegalArgumentException("--workers: each count must be 0..16, not " + n);
+      }
+      if (n > 0) {
+        out.add(n);
+      }
+    }
+    return out;
   }
 
   /** Enqueues {@code runs} short runs, then times {@code workers} workers draining them. */
@@ -147,8 +177,9 @@ public final class FleetBench {
   }
 
   /**
-   * Writes and enqueues {@code runs} short runs through two CLI children at once (each command
-   * opens its own session; two share the machine better than one); returns their ids.
+   * Writes and enqueues {@code runs} short runs through two CLI children at once, {@link
+   * #SUBMIT_BATCH} task files per {@code submit} (each command opens its own session; two share the
+   * machine better than one); returns their ids.
    */
   static Set<String> enqueue(Fleet f, Path dir, int runs) throws Exception {
     List<String> ids = new ArrayList<>();
@@ -162,8 +193,14 @@ public final class FleetBench {
       halves.add(
           () -> {
             try (FleetCli cli = f.cli()) {
-              for (String id : mine) {
-                cli.ok(f.enqueueArgs(FleetTasks.shortRun(dir, id), id));
+              // One submit of up to SUBMIT_BATCH task files per session (issue 38).
+              for (int from = 0; from < mine.size(); from += SUBMIT_BATCH) {
+                List<String> batch = mine.subList(from, Math.min(mine.size(), from + SUBMIT_BATCH));
+                List<Path> tasks = new ArrayList<>();
+                for (String id : batch) {
+                  tasks.add(FleetTasks.shortRun(dir, id));
+                }
+                cli.ok(f.enqueueArgs(tasks, batch));
               }
             }
             return null;

@@ -43,11 +43,11 @@ final class FleetReport {
             "Worker scaling on PostgreSQL (%d CPUs): %d short runs of %d steps per phase,"
                 + " one run at a time per worker JVM%n%n",
             Runtime.getRuntime().availableProcessors(),
-            phases.get(0).runs(),
+            phases.isEmpty() ? 0 : phases.get(0).runs(),
             FleetTasks.SHORT_STEPS));
     b.append("| workers | runs/s | steps/s | vs 1 worker | wall s | load avg before → after |\n");
     b.append("|---:|---:|---:|---:|---:|---|\n");
-    double base = phases.get(0).runsPerSecond();
+    double base = phases.isEmpty() ? 1 : phases.get(0).runsPerSecond();
     for (FleetBench.Phase p : phases) {
       b.append(
           String.format(
@@ -60,6 +60,9 @@ final class FleetReport {
               p.seconds(),
               p.loadBefore(),
               p.loadAfter()));
+    }
+    if (t == null) {
+      return b.append("\nTakeover not measured (--kills 0)\n").toString();
     }
     List<Long> ms = new ArrayList<>(t.millis());
     Collections.sort(ms);

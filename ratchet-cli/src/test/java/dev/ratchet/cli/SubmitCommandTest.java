@@ -54,6 +54,43 @@ class SubmitCommandTest {
   }
 
   @Test
+  void severalTaskFilesInOneSubmitBecomeOneRunEachAndAWrongRunIdCountSubmitsNothing()
+      throws Exception {
+    ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("many"))).keys();
+    Path key = c.operator("olga");
+    Path a = c.exampleTask("m1", null);
+    Path b = c.exampleTask("m2", null);
+
+    ProcessCli.Result wrong =
+        c.run("submit", "" + a, "" + b, "--run-id", "x1", "--operator-key", "" + key);
+    assertThat(wrong.exit()).as(wrong.all()).isEqualTo(2);
+    assertThat(wrong.err()).contains("--run-id: given 1 times for 2 task files");
+
+    ProcessCli.Result both =
+        c.run(
+            "submit",
+            "" + a,
+            "" + b,
+            "--run-id",
+            "m1",
+            "--run-id",
+            "m2",
+            "--operator-key",
+            "" + key);
+    assertThat(both.exit()).as(both.all()).isZero();
+    assertThat(both.out())
+        .contains("run m1 of task repair-greeting submitted by olga")
+        .contains("run m2 of task repair-greeting submitted by olga");
+
+    ProcessCli.Result worker = c.run("worker", "--worker-id", "w1", "--poll", "100ms", "--once");
+    assertThat(worker.exit()).as(worker.all()).isZero();
+    assertThat(worker.err())
+        .contains("run m1: ended")
+        .contains("run m2: ended")
+        .doesNotContain("claimed run x1");
+  }
+
+  @Test
   void aWaitingRunIsListedAsAwaitingApprovalAndACancelFreezesItWithNoResumeTyped()
       throws Exception {
     ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("cancel"))).keys();

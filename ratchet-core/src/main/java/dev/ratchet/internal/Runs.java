@@ -33,7 +33,9 @@ public final class Runs {
     // A worker that died after taking a new run's lease and before its first commit leaves an
     // expired lease and no checkpoint: taking it over is the only way the run can ever start.
     HeldLease lease = acquire(ctx, runId, true);
-    if (ctx.store().load(ctx.task().taskId(), runId).isPresent()) {
+    // Under the run's first lease no commit can have been made (every commit needs a lease): no
+    // read. Otherwise a started run is refused here with a clear message rather than by the CAS.
+    if (lease.lease().version() != 1 && ctx.store().load(ctx.task().taskId(), runId).isPresent()) {
       ctx.leases().release(lease.lease());
       throw RatchetException.contract("run_id: run '" + runId + "' already exists: resume it");
     }

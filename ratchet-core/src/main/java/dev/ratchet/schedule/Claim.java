@@ -37,6 +37,15 @@ public record Claim(
     }
   }
 
+  /**
+   * True when this claim holds the first lease ever granted on its run (version 1): every commit is
+   * made under a lease, so no checkpoint of the run can exist yet and a worker starts it without
+   * reading the store (issue 38). False says nothing: read the store.
+   */
+  public boolean firstLease() {
+    return lease.version() == 1;
+  }
+
   /** True when the run was submitted: its task is the store's signed submission. */
   public boolean submitted() {
     return SUBMITTED.equals(taskRef);

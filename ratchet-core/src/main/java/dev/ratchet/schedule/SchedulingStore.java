@@ -66,6 +66,15 @@ public interface SchedulingStore extends LeaseStore {
   void finish(Claim claim, Lease lease);
 
   /**
+   * {@link #finish} then {@link #release} of the same {@code lease}, as one call where the store
+   * can (PostgreSQL: one round trip, issue 38): what a worker does when a run ended.
+   */
+  default void finishAndRelease(Claim claim, Lease lease) {
+    finish(claim, lease);
+    release(lease);
+  }
+
+  /**
    * Wakes every waiting run (issue 39): its row becomes runnable whether it waited for an inbox
    * item or a time, and every row not ended counts a nudge, so a worker that judged a run before
    * the call cannot park it over the wake. For a change no inbox item announces that may let a

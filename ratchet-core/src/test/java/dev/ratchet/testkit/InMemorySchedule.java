@@ -90,15 +90,29 @@ final class InMemorySchedule {
     return Optional.ofNullable(submissions.get(key(taskId, runId)));
   }
 
-  /** The least recently touched claimable row whose run is not leased at {@code now}. */
-  Optional<String[]> claimable(long now, Predicate<String> leasedNow) {
-    return rows.values().stream()
-        .filter(
-            r ->
-                r.state.equals("runnable")
-                    || (r.state.equals("waiting") && r.wakeAtMs != null && r.wakeAtMs <= now))
-        .filter(r -> !leasedNow.test(r.runId))
-        .min(LEAST_RECENTLY_TOUCHED)
+  /**
+   * The claimable row whose held lease lapsed longest ago ({@code lapsedAt}: its expiry, null when
+   * not held or not lapsed; ADR 0065), else the least recently touched claimable row whose run is
+   * not leased at {@code now}.
+   */
+  Optional<String[]> claimable(
+      long now, Predicate<String> leasedNow, java.util.function.Function<String, Long> lapsedAt) {
+    List<Row> due =
+        rows.values().stream()
+            .filter(
+                r ->
+                    r.state.equals("runnable")
+                        || (r.state.equals("waiting") && r.wakeAtMs != null && r.wakeAtMs <= now))
+            .toList();
+    Optional<Row> lapsed =
+        due.stream()
+            .filter(r -> lapsedAt.apply(r.runId) != null)
+            .min(
+                Comparator.<Row>comparingLong(r -> lapsedAt.apply(r.runId))
+                    .thenComparing(r -> r.taskId)
+                    .thenComparing(r -> r.runId));
+    return lapsed
+        .or(() -> due.stream().filter(r -> !leasedNow.test(r.runId)).min(LEAST_RECENTLY_TOUCHED))
         .map(r -> new String[] {r.taskId, r.runId});
   }
 

@@ -332,6 +332,14 @@ public final class InMemoryStore implements CheckpointStore, SchedulingStore {
               return held != null
                   && !released.getOrDefault(runId, false)
                   && held.expiresAt().toEpochMilli() > now;
+            },
+            runId -> {
+              Lease held = leases.get(runId);
+              return held != null
+                      && !released.getOrDefault(runId, false)
+                      && held.expiresAt().toEpochMilli() <= now
+                  ? held.expiresAt().toEpochMilli()
+                  : null;
             });
     if (row.isEmpty()) {
       return Optional.empty();

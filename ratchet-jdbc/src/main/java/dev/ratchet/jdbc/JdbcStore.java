@@ -6,6 +6,7 @@ import dev.ratchet.jdbc.internal.Holdings;
 import dev.ratchet.jdbc.internal.Loader;
 import dev.ratchet.jdbc.internal.Schedule;
 import dev.ratchet.jdbc.internal.Side;
+import dev.ratchet.jdbc.internal.SqlWork;
 import dev.ratchet.jdbc.internal.Submissions;
 import dev.ratchet.jdbc.internal.Tables;
 import dev.ratchet.jdbc.internal.Wakes;
@@ -250,7 +251,10 @@ public final class JdbcStore implements CheckpointStore, SchedulingStore {
     Text.require("owner", owner);
     Objects.requireNonNull(ttl, "ttl");
     LeaseToken token = LeaseToken.generate(entropy);
-    return marks.write("claiming a run", c -> Schedule.claim(marks, c, owner, ttl, token));
+    SqlWork<Optional<Claim>> work = c -> Schedule.claim(marks, c, owner, ttl, token);
+    return Schedule.oneCall(marks)
+        ? marks.statement("claiming a run", work)
+        : marks.write("claiming a run", work);
   }
 
   @Override
@@ -270,6 +274,26 @@ public final class JdbcStore implements CheckpointStore, SchedulingStore {
           Schedule.finish(marks, c, claim, lease);
           return null;
         });
+  }
+
+  /**
+   * {@inheritDoc} On PostgreSQL one call ({@code ratchet_finish_release}, version 15): one round
+   * trip instead of two transactions.
+   */
+  @Override
+  public void finishAndRelease(Claim claim, Lease lease) {
+    Objects.requireNonNull(claim, "claim");
+    Objects.requireNonNull(lease, "lease");
+    SqlWork<Void> work =
+        c -> {
+          Schedule.finishAndRelease(marks, c, claim, lease);
+          return null;
+        };
+    if (Schedule.oneCall(marks)) {
+      marks.statement("finishing a run", work);
+    } else {
+      marks.write("finishing a run", work);
+    }
   }
 
   /**

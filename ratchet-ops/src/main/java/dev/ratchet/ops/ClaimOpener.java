@@ -4,6 +4,9 @@ import dev.ratchet.Ratchet;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.json.Canonical;
+import dev.ratchet.json.JsonObject;
+import dev.ratchet.ops.internal.VerifiedTasks;
 import dev.ratchet.schedule.Claim;
 import dev.ratchet.schedule.SignedSubmission;
 import dev.ratchet.seam.CrashSeam;
@@ -23,6 +26,13 @@ import java.util.function.BooleanSupplier;
  * claim; the first claim starts the run (its first commit) only after that check, under the claimed
  * lease. A refused submission is a {@link ClaimRefused}: the run is never started. Other runs
  * (scheduled through the Java API) use the task file recorded in this home.
+ *
+ * <p>Per claim only what the contract needs (issue 38): the signature and binding of a submission
+ * are checked every time, but its task file is parsed once per content digest (the cache is emptied
+ * when the trust roots change); a claim under the run's first lease starts the run without reading
+ * the store (no commit is ever made without a lease, so none exists yet); a resumed run is not
+ * audited first, since {@code resume} authenticates everything it reads and fails closed (SPEC D20;
+ * the full audit stays in {@code verify}).
  */
 public final class ClaimOpener implements RunOpener {
   private final Services services;
@@ -33,6 +43,7 @@ public final class ClaimOpener implements RunOpener {
   private final ClaimedLeases leases;
   private final CrashSeam seam;
   private final Map<String, EnvironmentAdapter> adapters = new ConcurrentHashMap<>();
+  private final VerifiedTasks parsed = new VerifiedTasks();
 
   /**
    * {@code ratchets} builds the runtime from the session's current trust roots; it is built again
@@ -66,6 +77,7 @@ public final class ClaimOpener implements RunOpener {
     String changed = session.reloadTrust();
     if (changed != null) {
       ratchet = ratchets.get();
+      parsed.clear();
       log.accept("trust roots changed, reloaded: " + changed);
     }
     return changed != null;
@@ -76,21 +88,21 @@ public final class ClaimOpener implements RunOpener {
     Ratchet ratchet = current();
     TaskFile tf = claim.submitted() ? submitted(claim) : recorded(claim);
     boolean fresh =
-        claim.submitted() && session.store().load(claim.taskId(), claim.runId()).isEmpty();
+        claim.submitted()
+            && (claim.firstLease()
+                || session.store().load(claim.taskId(), claim.runId()).isEmpty());
     // A new run's environment is prepared once, by the worker that starts it.
     EnvironmentAdapter adapter =
         fresh
             ? Session.adapter(services, tf, true, seam)
             : adapters.computeIfAbsent(
                 tf.sha256(), k -> Session.adapter(services, tf, false, seam));
-    if (!fresh) {
-      ratchet.verify(tf.task(), claim.runId(), adapter);
-    }
     String ref = claim.taskRef();
     if (claim.submitted()) {
       // The plan driver and 'ratchet resume' in this home read the verified copy.
       TaskRegistry.record(session.home(), claim.runId(), tf);
       ref = session.home().tasks().resolve(tf.sha256() + ".json").toAbsolutePath().toString();
+      VerifiedTasks.HANDED.put(ref, tf);
     }
     leases.hand(claim.lease());
     try {
@@ -102,6 +114,11 @@ public final class ClaimOpener implements RunOpener {
     } finally {
       leases.forget(claim.runId());
     }
+  }
+
+  @Override
+  public void released(dev.ratchet.store.Lease lease) {
+    leases.released(lease);
   }
 
   private TaskFile submitted(Claim claim) {
@@ -124,13 +141,23 @@ public final class ClaimOpener implements RunOpener {
           claim.runId(),
           claim.driver(),
           session.operators(),
-          services.adapters(),
-          Path.of("").toAbsolutePath());
+          taskFile -> parse(taskFile, claim.runId()));
     } catch (RatchetException e) {
       // Forged, untrusted, rebound or malformed: no worker may start it (DecisionRefused), or
       // the signature held but the task file does not parse.
       throw new ClaimRefused(e);
     }
+  }
+
+  /** The signed task file parsed, or its parse of an earlier claim with the same content. */
+  private TaskFile parse(JsonObject taskFile, String runId) {
+    byte[] bytes = Canonical.bytes(taskFile);
+    String where = "submitted task " + runId;
+    TaskFile tf =
+        parsed.get(
+            Canonical.sha256Hex(bytes),
+            () -> TaskFile.parse(bytes, Path.of("").toAbsolutePath(), services.adapters(), where));
+    return new TaskFile(tf.task(), tf.connect(), tf.plan(), where);
   }
 
   private TaskFile recorded(Claim claim) {

@@ -56,9 +56,31 @@ public final class SubmittedTask {
       TrustRoot operators,
       AdapterRegistry adapters,
       Path baseDir) {
+    return verify(
+        submission,
+        taskId,
+        runId,
+        driver,
+        operators,
+        taskFile ->
+            TaskFile.parse(
+                Canonical.bytes(taskFile), baseDir, adapters, "submitted task " + runId));
+  }
+
+  /**
+   * {@link #verify(SignedSubmission, String, String, String, TrustRoot, AdapterRegistry, Path)}
+   * with the signed task file parsed by {@code parse} (a worker's cache of parsed task files by
+   * digest): the signature and the binding are checked at every call, whatever {@code parse} does.
+   */
+  public static TaskFile verify(
+      SignedSubmission submission,
+      String taskId,
+      String runId,
+      String driver,
+      TrustRoot operators,
+      java.util.function.Function<JsonObject, TaskFile> parse) {
     JsonObject taskFile = submission.verify(operators, taskId, runId, driver);
-    TaskFile tf =
-        TaskFile.parse(Canonical.bytes(taskFile), baseDir, adapters, "submitted task " + runId);
+    TaskFile tf = parse.apply(taskFile);
     if (!tf.task().taskId().equals(taskId)) {
       throw new DecisionRefused(
           DecisionRefused.Reason.WRONG_BINDING,

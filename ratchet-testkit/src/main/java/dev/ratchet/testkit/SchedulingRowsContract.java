@@ -112,6 +112,7 @@ public abstract class SchedulingRowsContract extends SchedulingFixture {
     Claim woke = claim("w2");
     assertThat(woke.runId()).as("the due wake-up, exactly at its time").isEqualTo("run-due");
     assertThat(store.claim("w3", TTL)).as("the future wake-up still sleeps").isEmpty();
+    store.release(woke.lease()); // held past its TTL it would be a takeover, claimed first
     clock.advance(Duration.ofSeconds(50));
     assertThat(claim("w3").runId()).isEqualTo("run-future");
   }
@@ -146,6 +147,44 @@ public abstract class SchedulingRowsContract extends SchedulingFixture {
         .isEqualTo(ErrorCode.FENCED);
     // The new holder's lease is untouched by the old holder's attempts.
     assertThat(store.park(next, next.lease(), null)).isTrue();
+  }
+
+  @Test
+  void aRunWhoseLeaseLapsedIsClaimedBeforeRunsNobodyClaimedYet() {
+    // ADR 0065: a dead worker's run does not wait behind the backlog of never-claimed runs.
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    Claim dead = claim("w1"); // touched now: the newest row; its worker dies holding the lease
+    clock.advance(Duration.ofMillis(5));
+    store.schedule(TASK, "run-b", DRIVER, "ref");
+    store.schedule(TASK, "run-c", DRIVER, "ref");
+    clock.advance(TTL);
+    Claim next = claim("w2");
+    assertThat(next.runId()).as("the lapsed run first").isEqualTo("run-a");
+    assertThat(next.lease().version()).isGreaterThan(dead.lease().version());
+    assertThat(claim("w2").runId()).as("then the oldest never-claimed").isEqualTo("run-b");
+  }
+
+  @Test
+  void finishAndReleaseEndsTheRowAndFreesTheLeaseUnderTheClaimsTokenOnly() {
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    Claim c = claim("w1");
+    Lease forged =
+        new Lease(
+            "run-a",
+            "w1",
+            c.lease().version(),
+            c.lease().expiresAt(),
+            LeaseToken.of(new byte[LeaseToken.BYTES]));
+    assertThat(ContractRecords.codeOf(() -> store.finishAndRelease(c, forged)))
+        .isEqualTo(ErrorCode.FENCED);
+    assertThat(store.acquire("run-a", "w3", TTL)).as("still held").isEmpty();
+    store.finishAndRelease(c, c.lease());
+    assertThat(store.acquire("run-a", "w3", TTL)).as("released: free to take").isPresent();
+    assertThat(store.scheduled())
+        .extracting(r -> r.runId() + ":" + r.state())
+        .containsExactly("run-a:ended");
+    clock.advance(TTL);
+    assertThat(store.claim("w2", TTL)).as("ended: never claimed again").isEmpty();
   }
 
   @Test

@@ -11,10 +11,12 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * A lease store that hands a worker's claimed lease to the {@code Ratchet} front door: the claim
  * already granted the lease (with its token) to the worker, so the resume that follows takes that
- * lease instead of asking the store for another. Everything else goes to the real store.
+ * lease instead of asking the store for another; a lease the worker already released with the run's
+ * finish is not released a second time. Everything else goes to the real store.
  */
 public final class ClaimedLeases extends ForwardingLeaseStore {
   private final ConcurrentMap<String, Lease> handed = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, Lease> released = new ConcurrentHashMap<>();
 
   public ClaimedLeases(LeaseStore store) {
     super(store);
@@ -28,6 +30,26 @@ public final class ClaimedLeases extends ForwardingLeaseStore {
   /** Forgets a lease that was handed but not taken (the resume failed before acquiring). */
   public void forget(String runId) {
     handed.remove(runId);
+  }
+
+  /**
+   * The worker released {@code lease} already (finish and release in one call): the run's next
+   * release of that same lease (run, owner, version) is skipped, once.
+   */
+  public void released(Lease lease) {
+    released.put(lease.runId(), lease);
+  }
+
+  @Override
+  public void release(Lease lease) {
+    Lease done = released.get(lease.runId());
+    if (done != null
+        && done.owner().equals(lease.owner())
+        && done.version() == lease.version()
+        && released.remove(lease.runId(), done)) {
+      return;
+    }
+    delegate.release(lease);
   }
 
   private Optional<Lease> take(String runId, String owner) {

@@ -13,6 +13,12 @@ public interface RunOpener {
   DriveContext open(Claim claim, java.util.function.BooleanSupplier draining);
 
   /**
+   * Told that the worker released {@code lease} itself (with the run's finish, in one call), so the
+   * run's close need not release it again: a {@link ClaimedLeases} skips that release.
+   */
+  default void released(dev.ratchet.store.Lease lease) {}
+
+  /**
    * Called before each claim attempt, idle ones included: true when what the host judges runs by
    * has changed since the last call (a trust root reloaded), so a run that waits on a decision it
    * refused may now go on; the worker then wakes every waiting run ({@link

@@ -229,8 +229,13 @@ public final class Worker {
     LeaseKeeper keeper =
         new LeaseKeeper(
             renewals, store, claim.lease(), options.leaseTtl(), clock, sent, this::say, events);
+    boolean closed = false;
     try {
-      events.driven(drive(claim, keeper));
+      String outcome = drive(claim, keeper);
+      // Opened and closed normally: the run's close released the lease, so no second release
+      // is sent (issue 38: one round trip less per claim).
+      closed = !outcome.equals("no_driver") && !outcome.equals("refused");
+      events.driven(outcome);
     } catch (RatchetException e) {
       events.driven("error");
       sayRun(claim, e.code() + ": " + e.getMessage());
@@ -240,7 +245,9 @@ public final class Worker {
     } finally {
       events.inFlight(-1);
       keeper.close();
-      store.release(claim.lease()); // a no-op when the run already released it, or lost it
+      if (!closed) {
+        store.release(claim.lease()); // a no-op when the run already released it, or lost it
+      }
       say("released run " + claim.runId());
     }
     return true;
@@ -287,7 +294,10 @@ public final class Worker {
       run.flush(); // D22: receipts durable before the run is finished, parked or yielded
       Lease lease = run.lease();
       switch (r.kind()) {
-        case ENDED -> store.finish(claim, lease);
+        case ENDED -> {
+          store.finishAndRelease(claim, lease); // one call; the run's close releases nothing
+          opener.released(lease);
+        }
         case WAITING -> {
           if (!store.park(claim, lease, r.wakeAt())) {
             sayRun(claim, "an item arrived; left runnable");

@@ -3,6 +3,7 @@ package dev.ratchet.worker;
 import dev.ratchet.Ratchet;
 import dev.ratchet.Run;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.schedule.Claim;
 import dev.ratchet.seam.Seams;
 import dev.ratchet.testkit.InMemoryStore;
 import dev.ratchet.testkit.InMemoryWorkspace;
@@ -21,6 +22,10 @@ import java.util.Map;
  */
 final class WorkerFixture implements AutoCloseable {
   final InMemoryStore store;
+
+  /** What the worker and the runtime use: {@link #store}, every call counted by method. */
+  final CountedStore counted;
+
   final RuntimeFixture f;
   final TaskSpec task;
   final InMemoryWorkspace workspace;
@@ -30,13 +35,14 @@ final class WorkerFixture implements AutoCloseable {
 
   WorkerFixture(Duration ttl) {
     store = new InMemoryStore(Seams.systemClock());
+    counted = new CountedStore(store);
     f = RuntimeFixture.inMemory(5);
     task = f.task();
     workspace = f.workspace();
-    leases = new ClaimedLeases(store);
+    leases = new ClaimedLeases(counted.scheduling());
     ratchet =
         Ratchet.builder()
-            .store(store)
+            .store(counted.checkpoints())
             .leases(leases)
             .checkpointKeys(f.keyRing)
             .approvers(f.approvers)
@@ -54,7 +60,7 @@ final class WorkerFixture implements AutoCloseable {
       leases.hand(claim.lease());
       try {
         Run run =
-            store.load(claim.taskId(), claim.runId()).isEmpty()
+            claim.firstLease() || store.load(claim.taskId(), claim.runId()).isEmpty()
                 ? ratchet.start(task, claim.runId(), workspace)
                 : ratchet.resume(task, claim.runId(), workspace);
         return new DriveContext(run, task, claim.taskRef(), draining);
@@ -64,11 +70,27 @@ final class WorkerFixture implements AutoCloseable {
     };
   }
 
+  /** The opener, told (as ratchet worker's is) when the worker released a finished run's lease. */
+  RunOpener releasingOpener() {
+    RunOpener open = opener();
+    return new RunOpener() {
+      @Override
+      public DriveContext open(Claim claim, java.util.function.BooleanSupplier draining) {
+        return open.open(claim, draining);
+      }
+
+      @Override
+      public void released(dev.ratchet.store.Lease lease) {
+        leases.released(lease);
+      }
+    };
+  }
+
   Worker worker(Driver driver, WorkerOptions options) {
     return new Worker(
-        store,
+        counted.scheduling(),
         Seams.systemMonotonic(),
-        opener(),
+        releasingOpener(),
         Map.of(driver.name(), driver),
         options,
         line -> {

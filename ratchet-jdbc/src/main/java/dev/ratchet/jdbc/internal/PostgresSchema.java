@@ -37,6 +37,9 @@ final class PostgresSchema {
           // version 5 (ADR 0043): a whole commit in one call
           "ratchet_commit(text, text, text, bigint, text, text, text, bigint, bytea, integer,"
               + " text[], bigint[], text[], text[], text[], text[])",
+          // version 15 (ADR 0065): takeover-first claims in one call; finish and release in one
+          "ratchet_claim_next(text, bigint, text)",
+          "ratchet_finish_release(text, text, text, bigint, bytea)",
           // ADR 0053 (issue 39): a worker that reloads a changed trust root wakes waiting runs
           PostgresSchema.WAKE_FUNCTION);
 

@@ -28,6 +28,14 @@ public final class Schedule {
           + " AND l.held = 1 AND l.expires_at_ms > ?)"
           + " ORDER BY s.updated_at_ms, s.task_id, s.run_id LIMIT 1";
 
+  /** A run whose lease lapsed while held comes first (ADR 0065): its worker died or stalled. */
+  private static final String LAPSED =
+      "SELECT s.task_id, s.run_id, s.driver, s.task_ref, s.nudges FROM ratchet_leases l"
+          + " JOIN ratchet_schedule s ON s.run_id = l.run_id"
+          + " WHERE l.held = 1 AND l.expires_at_ms <= ?"
+          + " AND (s.state = 'runnable' OR (s.state = 'waiting' AND s.wake_at_ms <= ?))"
+          + " ORDER BY l.expires_at_ms, s.task_id, s.run_id LIMIT 1";
+
   private Schedule() {}
 
   /** Every row, least recently touched first. */
@@ -58,6 +66,14 @@ public final class Schedule {
 
   private static boolean postgres(Side marks) {
     return marks.dialect() instanceof PostgresDialect;
+  }
+
+  /**
+   * True when a claim, or a finish with its release, is one function call (PostgreSQL, version 15)
+   * and so runs as one auto-committed statement: one round trip, no BEGIN or COMMIT of its own.
+   */
+  public static boolean oneCall(Side marks) {
+    return postgres(marks);
   }
 
   public static void schedule(
@@ -113,8 +129,8 @@ public final class Schedule {
     Claim claimed;
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT o_task, o_run, o_driver, o_task_ref, o_nudges, o_version, o_expires_at_ms"
-                + " FROM ratchet_claim(?, ?, ?)")) {
+            "SELECT o_task, o_run, o_driver, o_task_ref, o_nudges, o_version, o_expires_at_ms,"
+                + " o_envelope FROM ratchet_claim_next(?, ?, ?)")) {
       ps.setString(1, owner);
       ps.setLong(2, Writes.ttlMillis(ttl));
       ps.setString(3, token.hash());
@@ -133,13 +149,13 @@ public final class Schedule {
                 rs.getString(4),
                 rs.getLong(5),
                 lease,
-                Optional.empty());
+                Optional.ofNullable(rs.getString(8)).map(SignedSubmission::new));
         if (rs.next()) {
-          RowCount.won(2, "ratchet_claim"); // one claim grants one row: more is a bug
+          RowCount.won(2, "ratchet_claim_next"); // one claim grants one row: more is a bug
         }
       }
     }
-    return Optional.of(withSubmission(c, claimed));
+    return Optional.of(claimed);
   }
 
   /** The claim with its run's signed submission, when the row says it was submitted. */
@@ -166,20 +182,18 @@ public final class Schedule {
     String driver;
     String taskRef;
     long nudges;
-    try (PreparedStatement ps = c.prepareStatement(CLAIMABLE)) {
-      ps.setLong(1, now);
-      ps.setLong(2, now);
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          return Optional.empty();
-        }
-        taskId = rs.getString(1);
-        runId = rs.getString(2);
-        driver = rs.getString(3);
-        taskRef = rs.getString(4);
-        nudges = rs.getLong(5);
-      }
+    String[] row = claimable(c, LAPSED, now);
+    if (row == null) {
+      row = claimable(c, CLAIMABLE, now);
     }
+    if (row == null) {
+      return Optional.empty();
+    }
+    taskId = row[0];
+    runId = row[1];
+    driver = row[2];
+    taskRef = row[3];
+    nudges = Long.parseLong(row[4]);
     Optional<Lease> lease = Leases.grant(c, runId, owner, ttl, now, true, token);
     if (lease.isEmpty()) {
       return Optional.empty();
@@ -196,6 +210,22 @@ public final class Schedule {
     return Optional.of(
         withSubmission(
             c, new Claim(taskId, runId, driver, taskRef, nudges, lease.get(), Optional.empty())));
+  }
+
+  /** The first row {@code query} finds at {@code now}: task, run, driver, task ref, nudges. */
+  private static String[] claimable(Connection c, String query, long now) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(query)) {
+      ps.setLong(1, now);
+      ps.setLong(2, now);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return null;
+        }
+        return new String[] {
+          rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)
+        };
+      }
+    }
   }
 
   /** Parks the run as waiting unless an inbox item arrived since the claim; true if parked. */
@@ -240,22 +270,22 @@ public final class Schedule {
     }
   }
 
+  /** Marks the run's row ended under its lease and releases the lease, in one transaction. */
+  public static void finishAndRelease(Side marks, Connection c, Claim claim, Lease lease)
+      throws SQLException {
+    if (postgres(marks)) {
+      finishPostgres(c, "ratchet_finish_release", claim, lease);
+      return;
+    }
+    finish(marks, c, claim, lease);
+    Tables.release(marks, c, lease);
+  }
+
   /** Marks the run's row ended under its lease. */
   public static void finish(Side marks, Connection c, Claim claim, Lease lease)
       throws SQLException {
     if (postgres(marks)) {
-      try (PreparedStatement ps = c.prepareStatement("SELECT ratchet_finish(?, ?, ?, ?, ?)")) {
-        ps.setString(1, claim.taskId());
-        ps.setString(2, claim.runId());
-        ps.setString(3, lease.owner());
-        ps.setLong(4, lease.version());
-        ps.setBytes(5, lease.requireToken().secret());
-        try (ResultSet rs = ps.executeQuery()) {
-          RowCount.won(rs.next() ? rs.getInt(1) : 0, "ratchet_finish");
-        } catch (SQLException e) {
-          throw notLeased(e, "ratchet_finish");
-        }
-      }
+      finishPostgres(c, "ratchet_finish", claim, lease);
       return;
     }
     long now = marks.now(c);
@@ -268,6 +298,25 @@ public final class Schedule {
       ps.setString(2, claim.taskId());
       ps.setString(3, claim.runId());
       RowCount.won(ps.executeUpdate(), "schedule finish");
+    }
+  }
+
+  /**
+   * {@code function} (ratchet_finish, or ratchet_finish_release which calls it) under the lease.
+   */
+  private static void finishPostgres(Connection c, String function, Claim claim, Lease lease)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT " + function + "(?, ?, ?, ?, ?)")) {
+      ps.setString(1, claim.taskId());
+      ps.setString(2, claim.runId());
+      ps.setString(3, lease.owner());
+      ps.setLong(4, lease.version());
+      ps.setBytes(5, lease.requireToken().secret());
+      try (ResultSet rs = ps.executeQuery()) {
+        RowCount.won(rs.next() ? rs.getInt(1) : 0, function);
+      } catch (SQLException e) {
+        throw notLeased(e, "ratchet_finish"); // raised by ratchet_finish in either function
+      }
     }
   }
 

@@ -30,17 +30,10 @@ public final class PlanDriver implements dev.ratchet.worker.Driver {
 
   @Override
   public DriveResult drive(DriveContext context) {
-    Path file = Path.of(context.taskRef());
-    TaskFile tf;
-    try {
-      tf =
-          TaskFile.parse(
-              Files.readAllBytes(file),
-              file.getParent(),
-              AdapterRegistry.discover(Seams.systemClock(), Seams.secureEntropy()),
-              "task file " + file);
-    } catch (IOException e) {
-      throw RatchetException.contract("task file " + file + " cannot be read: " + e.getMessage());
+    // The copy this worker's opener just verified, when it handed one (no second parse).
+    TaskFile tf = VerifiedTasks.HANDED.find(context.taskRef());
+    if (tf == null) {
+      tf = read(Path.of(context.taskRef()));
     }
     PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
     String runId = context.run().state().runId();
@@ -58,5 +51,17 @@ public final class PlanDriver implements dev.ratchet.worker.Driver {
       case YIELDED -> DriveResult.yielded("stopped between steps");
       case PAUSED -> DriveResult.waiting("paused by an operator", null);
     };
+  }
+
+  private static TaskFile read(Path file) {
+    try {
+      return TaskFile.parse(
+          Files.readAllBytes(file),
+          file.getParent(),
+          AdapterRegistry.discover(Seams.systemClock(), Seams.secureEntropy()),
+          "task file " + file);
+    } catch (IOException e) {
+      throw RatchetException.contract("task file " + file + " cannot be read: " + e.getMessage());
+    }
   }
 }

@@ -1,5 +1,4 @@
--- PostgreSQL schema, version 13 (issue 42, SPEC D37; assigned V16 in this wave, renumbered on
--- merge): an operator's signed pause, unpause and task migration are inbox kinds. ratchet_deliver
+-- PostgreSQL schema, version 14 (issue 42, SPEC D37): an operator's signed pause, unpause and task migration are inbox kinds. ratchet_deliver
 -- is replaced with every check of version 3 kept (run exists, nonce length, JSON object envelope of
 -- at most 1 MiB, nonce new to the run, notify) and PAUSE, UNPAUSE and MIGRATE added to the kinds it
 -- accepts. CREATE OR REPLACE keeps its owner, SECURITY DEFINER and the operator role's EXECUTE

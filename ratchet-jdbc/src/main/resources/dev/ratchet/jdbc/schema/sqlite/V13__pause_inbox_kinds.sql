@@ -1,4 +1,4 @@
--- SQLite schema, version 13 (issue 42, SPEC D37; assigned V16 in this wave, renumbered on merge):
+-- SQLite schema, version 13 (issue 42, SPEC D37):
 -- an operator's signed pause, unpause and task migration are inbox kinds beside approvals, reviewer
 -- decisions and cancels. The version-3 trigger is replaced by one that knows every kind, so the
 -- inbox still refuses any other kind at insert, as PostgreSQL's ratchet_deliver does.
