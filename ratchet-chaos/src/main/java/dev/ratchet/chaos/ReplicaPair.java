@@ -2,6 +2,7 @@ package dev.ratchet.chaos;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -39,6 +40,12 @@ final class ReplicaPair implements AutoCloseable {
     this.nodes = nodes;
     this.sync = sync;
     this.ports = ports;
+  }
+
+  /** The server binaries a pair needs: initdb, pg_ctl and pg_basebackup. */
+  static java.util.Optional<Path> binaries() {
+    return dev.ratchet.testkit.ThrowawayPostgres.binaries()
+        .filter(b -> Files.isExecutable(b.resolve("pg_basebackup")));
   }
 
   /**

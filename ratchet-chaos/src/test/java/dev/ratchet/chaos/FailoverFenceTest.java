@@ -14,7 +14,6 @@ import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.store.Lease;
-import dev.ratchet.testkit.ThrowawayPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
@@ -38,9 +37,10 @@ class FailoverFenceTest {
 
   @Test
   void anOldPrimarysWorkerIsRefusedByTheFenceAfterPromotion() throws Exception {
-    Optional<Path> bin = ThrowawayPostgres.binaries();
+    Optional<Path> bin = ReplicaPair.binaries();
     if (bin.isEmpty()) {
-      String why = "no PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql";
+      String why =
+          "no PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup) under /usr/lib/postgresql";
       if (PgServer.required()) {
         throw new IllegalStateException("CI=true requires " + why);
       }
