@@ -1,9 +1,9 @@
 package dev.ratchet.chaos;
 
+import dev.ratchet.testkit.ThrowawayPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -150,22 +150,8 @@ final class PgNodes implements AutoCloseable {
 
   private void run(List<String> command, boolean asServerUser)
       throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>();
-    if (asServerUser && asPostgres) {
-      cmd.addAll(List.of("runuser", "-u", "postgres", "--"));
-    }
-    cmd.addAll(command);
-    Path log = dir.resolve("commands.log");
-    Process p =
-        new ProcessBuilder(cmd)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start();
-    if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
-      p.destroyForcibly();
-      throw new IllegalStateException(
-          String.join(" ", command) + " failed:\n" + tail(log) + tail(logs()));
-    }
+    ThrowawayPostgres.exec(
+        command, asServerUser && asPostgres, dir.resolve("commands.log"), () -> tail(logs()));
   }
 
   private List<Path> logs() throws IOException {

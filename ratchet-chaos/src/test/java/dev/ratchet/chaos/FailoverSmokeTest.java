@@ -78,10 +78,17 @@ class FailoverSmokeTest {
         .doesNotContainKeys("duplicates", "lost_receipts", "lost_runs", "double_claims");
   }
 
+  /**
+   * The canary must fail in the ledger's own checks: receipts the service issued under keys no run
+   * holds, and, where a second attempt reached the service, orders created twice. The runtime's
+   * drift check freezes most runs a loss left behind before they try again, so how many orders go
+   * twice depends on where the kills land; the count is printed, not asserted.
+   */
   @Test
-  void theCanaryWithKeysMintedPerAttemptCreatesOrdersTwice() {
+  void theCanaryWithKeysMintedPerAttemptIsCaughtByTheLedger() {
     Campaign.Summary s = run("failover-async", true);
     assertThat(s.passed()).isFalse();
-    assertThat(s.totals().get("duplicates")).isPositive();
+    assertThat(s.totals().get("lost_receipts")).isPositive();
+    System.out.println("canary: orders created twice " + s.totals().getOrDefault("duplicates", 0L));
   }
 }
