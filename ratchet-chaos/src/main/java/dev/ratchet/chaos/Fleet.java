@@ -1,6 +1,11 @@
 package dev.ratchet.chaos;
 
 import dev.ratchet.harness.ChildJvm;
+import dev.ratchet.ops.Home;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.KeyFiles;
+import dev.ratchet.seam.Entropy;
+import dev.ratchet.seam.Seams;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -83,19 +88,14 @@ final class Fleet implements AutoCloseable {
     Files.createDirectories(work);
     String schema = PgServer.createSchema(PgServer.SHARED_URL);
     Fleet f = new Fleet(PgServer.SHARED_URL, schema, work, lease, poll);
-    try (FleetCli cli = f.cli()) {
-      cli.ok("keys", "generate", "--home", f.home.toString());
-      // Runs reach workers as tasks signed by an operator (ratchet submit, D24).
-      cli.ok("keys", "generate", "--role", "operator", "--name", OPERATOR, "--home", "" + f.home);
-      cli.ok(
-          "keys",
-          "trust",
-          "--role",
-          "operator",
-          "" + f.operatorKey().resolveSibling(OPERATOR + ".pub"),
-          "--home",
-          "" + f.home);
-    }
+    // The code behind 'ratchet keys generate' and 'keys trust' (ratchet-ops), no JVM for each.
+    Home home = new Home(f.home);
+    Entropy entropy = Seams.secureEntropy();
+    KeyFiles.create(home.keys().resolve("ckpt-1" + KeyConfig.SUFFIX), entropy);
+    KeyFiles.activate(home.keys(), "ckpt-1");
+    // Runs reach workers as tasks signed by an operator (ratchet submit, D24).
+    KeyConfig.install(
+        home.operators(), KeyConfig.createIdentity(f.operatorKey(), OPERATOR, entropy).trusted());
     return f;
   }
 

@@ -1,18 +1,16 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.ApprovalRules;
-import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.ops.ApprovalRules;
+import dev.ratchet.ops.Decisions;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.StoreFactory;
 import dev.ratchet.seam.CrashSeam;
-import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.InboxItem;
 import java.nio.file.Path;
@@ -35,19 +33,7 @@ abstract class ApprovalCommand extends CliCommand {
   @Parameters(index = "0", paramLabel = "RUN_ID")
   String runId;
 
-  @Option(
-      names = "--key",
-      paramLabel = "FILE",
-      description =
-          "The approver's own Ed25519 private key (PKCS#8 PEM, mode 0600); default:"
-              + " <home>/identities/approver/NAME.key for --approver NAME.")
-  Path key;
-
-  @Option(
-      names = "--approver",
-      paramLabel = "NAME",
-      description = "The approver's name (a label; default with --key: the key file's name).")
-  String approver;
+  @Mixin ApproverKey approverKey;
 
   @Option(
       names = "--force",
@@ -86,8 +72,7 @@ abstract class ApprovalCommand extends CliCommand {
     if (proposals < 1 || proposals > 1_000_000) {
       throw RatchetException.contract("--proposals: must be from 1 to 1000000");
     }
-    SigningKey signer =
-        KeyConfig.signer(key, approver, common.settings(task).resolvedHome(), Role.APPROVER);
+    SigningKey signer = approverKey.signer(common.settings(task).resolvedHome());
     try (Session session =
         Session.open(
             services, common.settings(task), StoreFactory.Mode.MUST_EXIST, CrashSeam.NONE)) {

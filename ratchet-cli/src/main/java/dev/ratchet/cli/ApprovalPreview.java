@@ -2,11 +2,11 @@ package dev.ratchet.cli;
 
 import dev.ratchet.adapter.ActionSpec;
 import dev.ratchet.adapter.EnvironmentAdapter;
-import dev.ratchet.cli.internal.Session;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.model.Action;
 import dev.ratchet.model.PendingIntent;
+import dev.ratchet.ops.Session;
 import dev.ratchet.sign.SigningKey;
 import dev.ratchet.sign.TrustRoot;
 import java.io.PrintWriter;
@@ -34,7 +34,7 @@ final class ApprovalPreview {
    * intent's digest: an approval never signs something other than what was shown.
    */
   static void requireDigest(EnvironmentAdapter adapter, PendingIntent p) {
-    dev.ratchet.cli.internal.ApprovalRules.requireDigest(adapter, p);
+    dev.ratchet.ops.ApprovalRules.requireDigest(adapter, p);
   }
 
   /**

@@ -1,6 +1,6 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.Services;
+import dev.ratchet.ops.Services;
 import picocli.CommandLine.Command;
 
 /** {@code ratchet approve RUN_ID --approver NAME|--key FILE}. */

@@ -1,14 +1,14 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.CancelRequest;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.ops.Decisions;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.InboxItem;

@@ -1,6 +1,6 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.Services;
+import dev.ratchet.ops.Services;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,7 +25,7 @@ abstract class CliCommand implements Callable<Integer> {
   }
 
   /** Prints a driver's final line: stdout when it succeeded, stderr otherwise. */
-  int finish(dev.ratchet.cli.internal.Driver.Result r) {
+  int finish(dev.ratchet.ops.Driver.Result r) {
     if (r.exitCode() == 0) {
       out().println(r.summary());
     } else {

@@ -1,10 +1,10 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.PgRole;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Settings;
-import dev.ratchet.cli.internal.StoreFactory;
+import dev.ratchet.ops.PgRole;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Settings;
+import dev.ratchet.ops.StoreFactory;
 import dev.ratchet.seam.CrashSeam;
 import java.nio.file.Path;
 import java.util.ArrayList;

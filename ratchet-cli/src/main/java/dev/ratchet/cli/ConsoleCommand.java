@@ -1,10 +1,10 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.ConsoleLauncher;
-import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Settings;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.ops.ConsoleLauncher;
+import dev.ratchet.ops.Decisions;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Settings;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;

@@ -1,7 +1,7 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.DbInit;
-import dev.ratchet.cli.internal.Services;
+import dev.ratchet.ops.DbInit;
+import dev.ratchet.ops.Services;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

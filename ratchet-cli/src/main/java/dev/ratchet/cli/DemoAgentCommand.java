@@ -1,18 +1,13 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.agentdemo.AgentDemo;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.error.ErrorCode;
-import dev.ratchet.error.RatchetException;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
+import dev.ratchet.ops.Services;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ratchet demo agent}: a durable LangChain4j agent survives two SIGKILLs (AgentDemo). */
+/**
+ * {@code ratchet demo agent}: a durable LangChain4j agent survives two SIGKILLs
+ * (ratchet-agent-demo, a {@link dev.ratchet.ops.DemoProgram} on the class path at run time only).
+ */
 @Command(
     name = "agent",
     mixinStandardHelpOptions = true,
@@ -33,23 +28,6 @@ final class DemoAgentCommand extends CliCommand {
 
   @Override
   public Integer call() {
-    Path dir;
-    try {
-      dir = Files.createTempDirectory("ratchet-demo-agent-");
-    } catch (IOException e) {
-      throw new RatchetException(
-          ErrorCode.INTERNAL, "cannot create a temporary directory: " + e.getMessage());
-    }
-    int exit = AgentDemo.run(out(), dir);
-    if (exit == 0 && keep) {
-      out().println("files kept in " + dir);
-    } else if (exit == 0) {
-      try (Stream<Path> s = Files.walk(dir)) {
-        s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      } catch (IOException e) {
-        // A leftover temporary directory is harmless.
-      }
-    }
-    return exit;
+    return DemoCommand.run(services, "demo agent", "ratchet-demo-agent-", keep, out());
   }
 }

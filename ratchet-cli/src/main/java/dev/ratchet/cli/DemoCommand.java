@@ -1,10 +1,12 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.Services;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
-import dev.ratchet.harness.demo.Demo;
+import dev.ratchet.ops.DemoProgram;
+import dev.ratchet.ops.Plugins;
+import dev.ratchet.ops.Services;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -12,7 +14,10 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ratchet demo}: crash in every window, recover, nothing done twice (see {@link Demo}). */
+/**
+ * {@code ratchet demo}: crash in every window, recover, nothing done twice. The demo itself is a
+ * {@link DemoProgram} of ratchet-harness, on the class path at run time only (ADR 0110).
+ */
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
@@ -27,28 +32,39 @@ final class DemoCommand extends CliCommand {
   @Option(names = "--keep", description = "Keep the temporary directory (it is printed).")
   boolean keep;
 
-  /** D18: with the key-changing canary the demo's checks must fail. */
-  @Option(names = "--canary", hidden = true)
-  boolean canary;
-
   DemoCommand(Services services) {
     super(services);
   }
 
   @Override
   public Integer call() {
+    return run(services, "demo", "ratchet-demo-", keep, out());
+  }
+
+  /**
+   * Runs demo {@code name} in a fresh temporary directory, deleted after a pass unless {@code
+   * keep}; a failed demo's directory is kept for its evidence.
+   */
+  static int run(Services services, String name, String prefix, boolean keep, PrintWriter out) {
+    DemoProgram demo =
+        Plugins.find(
+            DemoProgram.class,
+            d -> d.name().equals(name),
+            name
+                + ": this build has no such demo (ratchet-harness and ratchet-agent-demo are not"
+                + " on the class path)");
     Path dir;
     try {
-      dir = Files.createTempDirectory("ratchet-demo-");
+      dir = Files.createTempDirectory(prefix);
     } catch (IOException e) {
       throw new RatchetException(
           ErrorCode.INTERNAL, "cannot create a temporary directory: " + e.getMessage());
     }
-    int exit = Demo.run(services.clock(), services.entropy(), out(), dir, canary);
-    if (exit == 0 && !keep) {
-      delete(dir);
+    int exit = demo.run(services, dir, out);
+    if (exit == 0 && keep) {
+      out.println("files kept in " + dir);
     } else if (exit == 0) {
-      out().println("files kept in " + dir);
+      delete(dir);
     }
     return exit;
   }

@@ -26,7 +26,7 @@ final class Errors {
       err.println("error [" + re.code() + "]: " + Passwords.redact(re.getMessage()));
       err.println(
           "what to do: "
-              + (re instanceof dev.ratchet.cli.internal.ServiceAdapter.Unavailable
+              + (re instanceof dev.ratchet.ops.ServiceAdapter.Unavailable
                   ? SERVICE_HINT
                   : hint(re.code())));
       err.flush();

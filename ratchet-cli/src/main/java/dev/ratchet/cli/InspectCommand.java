@@ -1,14 +1,13 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.ChainAudit;
-import dev.ratchet.cli.internal.RunViews;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Table;
-import dev.ratchet.cli.internal.Views;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
+import dev.ratchet.ops.ChainAudit;
+import dev.ratchet.ops.RunViews;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Views;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -69,6 +68,9 @@ final class InspectCommand extends CliCommand {
             + Views.text(run, "plan_steps")
             + ", signed by key "
             + Views.text(v, "checkpoint_key_id"));
+    if (v.get("cluster").isPresent()) {
+      out.println("cluster " + Views.text(v, "cluster"));
+    }
     JsonObject env = obj(run, "environment");
     out.println(
         "environment "

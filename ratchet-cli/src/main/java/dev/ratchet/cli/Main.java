@@ -1,7 +1,7 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.PgRole;
-import dev.ratchet.cli.internal.Services;
+import dev.ratchet.ops.PgRole;
+import dev.ratchet.ops.Services;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

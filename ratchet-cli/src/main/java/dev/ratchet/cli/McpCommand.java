@@ -1,27 +1,12 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.Ratchet;
-import dev.ratchet.cli.internal.EndOfInput;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Settings;
-import dev.ratchet.cli.internal.StoreFactory;
-import dev.ratchet.cli.internal.TaskFile;
-import dev.ratchet.cli.internal.TaskRegistry;
-import dev.ratchet.error.RatchetException;
-import dev.ratchet.harness.HaltingSeam;
-import dev.ratchet.mcp.ServerSettings;
-import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.ops.McpServer;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
 import dev.ratchet.seam.CrashSeam;
-import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
-import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -74,10 +59,25 @@ final class McpCommand extends CliCommand {
       paramLabel = "[HOST:]PORT",
       description =
           "Serve over streamable HTTP instead of stdio, on a loopback address (default host"
-              + " 127.0.0.1; port 0 picks a free one, printed on stderr). Every request needs"
+              + " 127.0.0.1; port 0 picks a free one, printed on stderr), or with"
+              + " --tls-keystore over HTTPS on any address of this host. Every request needs"
               + " 'Authorization: Bearer TOKEN' with a token from 'ratchet mcp-token issue'"
               + " scoped to the run.")
   String http;
+
+  @Option(
+      names = "--tls-keystore",
+      paramLabel = "FILE",
+      description =
+          "With --http: serve HTTPS with the key and certificate in this PKCS#12 keystore; the"
+              + " server may then bind a non-loopback address (bind the name clients use).")
+  Path tlsKeystore;
+
+  @Option(
+      names = "--tls-password-file",
+      paramLabel = "FILE",
+      description = "The keystore's password, in a file readable only by you (never an argument).")
+  Path tlsPasswordFile;
 
   @Option(
       names = "--console-url",
@@ -88,93 +88,27 @@ final class McpCommand extends CliCommand {
   @Option(names = "--worker-id", paramLabel = "ID", description = "Lease owner name.")
   String workerId;
 
-  /** Test-only: the crash window where this process dies for real (the crash tests). */
-  @Option(names = "--crash-at", hidden = true)
-  CrashPoint crashAt;
-
-  @Option(names = "--lease-ttl-ms", hidden = true, defaultValue = "30000")
-  long leaseTtlMs;
-
   McpCommand(Services services) {
     super(services);
   }
 
   @Override
   public Integer call() throws InterruptedException {
-    // Only protocol messages may reach stdout: everything else printed from here goes to stderr.
-    PrintStream protocol = System.out;
-    System.setOut(System.err);
-    TaskFile tf = TaskFile.load(taskFile, services.adapters());
-    McpListen listen = http == null ? null : McpListen.parse(http);
-    if (listen == null && runIds.size() > 1) {
-      throw RatchetException.contract("--run-id: stdio serves one run; serve several with --http");
-    }
-    List<String> ids = new ArrayList<>();
-    for (String id : runIds.isEmpty() ? List.of(randomRunId()) : runIds) {
-      if (ids.contains(TaskRegistry.requireRunId(id))) {
-        throw RatchetException.contract("--run-id: run " + id + " is given twice");
-      }
-      ids.add(id);
-    }
-    Settings settings = common.settings(null);
-    Session.preflight(settings);
-    HaltingSeam halting = crashAt == null ? null : new HaltingSeam(crashAt, err());
-    CrashSeam seam = halting == null ? CrashSeam.NONE : halting;
-    String version = spec.parent().version()[0].replace("ratchet ", "");
-    try (Session session = Session.open(services, settings, StoreFactory.Mode.CREATE, seam)) {
-      Duration ttl = Duration.ofMillis(leaseTtlMs);
-      Ratchet ratchet = session.ratchet(Workers.id(workerId), ttl, seam);
-      err().println("ratchet mcp: pid " + ProcessHandle.current().pid());
-      List<McpServed> served = new ArrayList<>();
-      CountDownLatch released = new CountDownLatch(1);
-      try {
-        for (String id : ids) {
-          served.add(McpServed.open(services, session, ratchet, tf, taskFile, id, ttl, seam, this));
-        }
-        if (halting != null) {
-          halting.arm();
-        }
-        if (listen == null) {
-          serveStdio(served.get(0), protocol, version);
-        } else {
-          listen.serve(session.home().dir(), served, version, this::log, released);
-        }
-      } finally {
-        for (int i = served.size() - 1; i >= 0; i--) {
-          served.get(i).close();
-        }
-        released.countDown();
-      }
-    }
-    return 0;
-  }
-
-  private String randomRunId() {
-    return "mcp-" + HexFormat.of().formatHex(services.entropy().bytes(4));
-  }
-
-  ServerSettings settingsOf(String id, Path home, TaskFile tf) {
-    return new ServerSettings(
-        id,
-        "ratchet approve " + id + " --home " + home + " --approver NAME",
-        consoleUrl,
-        !"workspace".equals(tf.task().adapter()));
-  }
-
-  private void serveStdio(McpServed s, PrintStream protocol, String version)
-      throws InterruptedException {
-    EndOfInput in = new EndOfInput(System.in);
-    McpSyncServer mcp =
-        s.tools()
-            .serve(new StdioServerTransportProvider(s.tools().jsonMapper(), in, protocol), version);
-    log("serving " + s.tools().tools().size() + " tools of run " + s.id() + " on stdio");
-    in.await();
-    log("the client closed stdin; stopping");
-    mcp.closeGracefully();
-  }
-
-  void log(String line) {
-    err().println("ratchet mcp: " + line);
-    err().flush();
+    return McpServer.serve(
+        services,
+        common.settings(null),
+        new McpServer.Options(
+            taskFile,
+            runIds,
+            http,
+            tlsKeystore,
+            tlsPasswordFile,
+            consoleUrl,
+            Workers.id(workerId),
+            Session.DEFAULT_LEASE_TTL,
+            spec.parent().version()[0].replace("ratchet ", "")),
+        CrashSeam.NONE,
+        () -> {},
+        err());
   }
 }

@@ -1,7 +1,7 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.Services;
 import dev.ratchet.mcp.http.McpTokens;
+import dev.ratchet.ops.Services;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,18 +1,15 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.ApprovalRules;
-import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
 import dev.ratchet.model.ApprovalRejection;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
-import dev.ratchet.sign.Role;
+import dev.ratchet.ops.ApprovalRules;
+import dev.ratchet.ops.Decisions;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
 import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.InboxItem;
-import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -35,19 +32,7 @@ import picocli.CommandLine.Option;
 final class RejectCommand extends CliCommand {
   @Mixin RunOptions target;
 
-  @Option(
-      names = "--key",
-      paramLabel = "FILE",
-      description =
-          "The approver's own Ed25519 private key (PKCS#8 PEM, mode 0600); default:"
-              + " <home>/identities/approver/NAME.key for --approver NAME.")
-  Path key;
-
-  @Option(
-      names = "--approver",
-      paramLabel = "NAME",
-      description = "The approver's name (a label; default with --key: the key file's name).")
-  String approver;
+  @Mixin ApproverKey approverKey;
 
   @Option(
       names = "--reason",
@@ -69,9 +54,7 @@ final class RejectCommand extends CliCommand {
 
   @Override
   public Integer call() {
-    SigningKey signer =
-        KeyConfig.signer(
-            key, approver, target.common.settings(target.task).resolvedHome(), Role.APPROVER);
+    SigningKey signer = approverKey.signer(target.common.settings(target.task).resolvedHome());
     try (Session session = target.open(services)) {
       Session.Checked c = session.check(target.runId);
       RunState s = c.state();

@@ -1,12 +1,5 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.RunViews;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Table;
-import dev.ratchet.cli.internal.Views;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
@@ -16,6 +9,12 @@ import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.ops.Decisions;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.RunViews;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Views;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.CheckpointStore;
@@ -162,39 +161,12 @@ final class ReviewCommand implements Runnable {
                       + java.time.Duration.ofMillis(Math.max(0, now - observedAt)).toSeconds()
                       + " s ago)")
               + "; not observed live: a worker refuses a decision if it has changed since");
-      out.println("  replan             " + replanDoes(c));
-      out.println("  abort              " + abortDoes(c));
+      out.println("  replan             " + dev.ratchet.outcome.ReviewChoices.replan(c));
+      out.println("  abort              " + dev.ratchet.outcome.ReviewChoices.abort(c));
       out.println(
           "decide with: ratchet review decide "
               + target.runId
               + " --decision replan|abort --reviewer NAME");
-    }
-
-    /** What a replan does to this case (issue 39: review pages say what each decision will do). */
-    private static String replanDoes(ReviewCase c) {
-      String write =
-          c.pending() == null
-              ? ""
-              : "the pending write's key is quarantined and it never runs under that key; ";
-      return write
-          + "the run goes on from the environment as a worker observes it then (a plan proposes the"
-          + " step again as a new intent with a new key)";
-    }
-
-    /** What an abort does to this case: the run ends failed, with the reason it will carry. */
-    private static String abortDoes(ReviewCase c) {
-      String reason =
-          switch (c.reason()) {
-            case ReviewCase.ENVIRONMENT_DRIFT -> "environment_drift_reviewed";
-            case ReviewCase.CANCEL_REQUESTED -> "cancel_reviewed";
-            case ReviewCase.UNCERTAIN_EFFECT -> "uncertain_effect_reviewed";
-            default -> "receipt_conflict_reviewed";
-          };
-      return "the run ends failed ("
-          + reason
-          + ")"
-          + (c.pending() == null ? "" : "; the pending write never runs")
-          + "; the evidence stays in the trace";
     }
   }
 

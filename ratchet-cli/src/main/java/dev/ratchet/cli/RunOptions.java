@@ -1,7 +1,7 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
 import java.nio.file.Path;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,13 +1,17 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.harness.ledger.ReferenceService;
+import dev.ratchet.ops.Plugins;
+import dev.ratchet.ops.ReferenceLedger;
+import dev.ratchet.ops.Services;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ratchet serve-ledger}: runs the reference orders service for the HTTP example. */
+/**
+ * {@code ratchet serve-ledger}: runs the reference orders service for the HTTP example (a harness,
+ * found as a {@link ReferenceLedger} on the class path at run time).
+ */
 @Command(
     name = "serve-ledger",
     mixinStandardHelpOptions = true,
@@ -38,8 +42,13 @@ final class ServeLedgerCommand extends CliCommand {
     if (db.toAbsolutePath().getParent() != null) {
       db.toAbsolutePath().getParent().toFile().mkdirs();
     }
-    try (ReferenceService svc =
-        ReferenceService.start(db, port, services.clock(), services.entropy())) {
+    ReferenceLedger ledger =
+        Plugins.find(
+            ReferenceLedger.class,
+            l -> true,
+            "serve-ledger: this build has no reference ledger (ratchet-harness is not on the class"
+                + " path)");
+    try (ReferenceLedger.Running svc = ledger.start(db, port, services)) {
       out()
           .println(
               "reference ledger service at " + svc.uri() + " (ledger " + db + "); Ctrl-C stops it");

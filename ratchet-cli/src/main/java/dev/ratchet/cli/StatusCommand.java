@@ -1,14 +1,13 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.RunViews;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Table;
-import dev.ratchet.cli.internal.Views;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
+import dev.ratchet.ops.RunViews;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Views;
 import dev.ratchet.schedule.ScheduledRun;
 import dev.ratchet.store.CheckpointStore;
 import java.nio.file.Path;

@@ -1,17 +1,13 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.PlanDriver;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Settings;
-import dev.ratchet.cli.internal.StoreFactory;
-import dev.ratchet.cli.internal.SubmittedTask;
-import dev.ratchet.cli.internal.TaskFile;
-import dev.ratchet.cli.internal.TaskRegistry;
-import dev.ratchet.schedule.SchedulingStore;
-import dev.ratchet.schedule.SignedSubmission;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Settings;
+import dev.ratchet.ops.StoreFactory;
+import dev.ratchet.ops.SubmittedTask;
+import dev.ratchet.ops.TaskFile;
+import dev.ratchet.ops.TaskRegistry;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
@@ -83,7 +79,7 @@ final class SubmitCommand extends CliCommand {
     Session.preflight(settings);
     try (Session session =
         Session.open(services, settings, StoreFactory.Mode.CREATE, CrashSeam.NONE)) {
-      SchedulingStore store = session.scheduling("submit");
+      session.scheduling("submit"); // refused before anything is signed when there is none
       ApprovalPreview.requireTrusted(
           err(),
           session.operators(),
@@ -91,10 +87,7 @@ final class SubmitCommand extends CliCommand {
           signer,
           force,
           "submitted task");
-      SignedSubmission signed =
-          SubmittedTask.sign(
-              tf, id, PlanDriver.NAME, Decisions.nonce("submit", services.entropy()), signer);
-      store.submit(tf.task().taskId(), id, PlanDriver.NAME, signed);
+      SubmittedTask.submit(session, tf, id, signer);
       out()
           .println(
               "run "
@@ -106,7 +99,7 @@ final class SubmitCommand extends CliCommand {
                   + " (key "
                   + signer.keyId()
                   + ", driver "
-                  + PlanDriver.NAME
+                  + SubmittedTask.PLAN_DRIVER
                   + "): 'ratchet worker' starts it once it has verified the signature");
       return 0;
     }

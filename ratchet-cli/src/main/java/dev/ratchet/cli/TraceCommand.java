@@ -1,13 +1,12 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.ChainAudit;
-import dev.ratchet.cli.internal.Records;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Table;
-import dev.ratchet.cli.internal.Views;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.ops.ChainAudit;
+import dev.ratchet.ops.Records;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Views;
 import dev.ratchet.store.RecordSet;
 import java.time.Instant;
 import java.util.List;

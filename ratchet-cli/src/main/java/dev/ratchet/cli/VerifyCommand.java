@@ -1,8 +1,8 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.cli.internal.ChainAudit;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
+import dev.ratchet.ops.ChainAudit;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Session;
 import dev.ratchet.store.RecordSet;
 import java.util.Map;
 import java.util.StringJoiner;

@@ -1,24 +1,8 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.Ratchet;
-import dev.ratchet.cli.internal.ClaimOpener;
-import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.PausingSeam;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.StoreFactory;
-import dev.ratchet.cli.internal.WorkerMetrics;
-import dev.ratchet.harness.HaltingSeam;
-import dev.ratchet.schedule.SchedulingStore;
-import dev.ratchet.seam.CrashPoint;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.WorkerProcess;
 import dev.ratchet.seam.CrashSeam;
-import dev.ratchet.seam.Seams;
-import dev.ratchet.worker.ClaimedLeases;
-import dev.ratchet.worker.Worker;
-import dev.ratchet.worker.WorkerOptions;
-import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -77,104 +61,24 @@ final class WorkCommand extends CliCommand {
       description = "Address of the metrics endpoint (default 127.0.0.1: loopback only).")
   String metricsBind;
 
-  /** For crash tests: the process dies for real (SIGKILL awaited, else halt) at this point. */
-  @Option(names = "--crash-at", paramLabel = "POINT", hidden = true)
-  CrashPoint crashAt;
-
-  /** For drain tests: the first step to reach this point is held there for a few seconds. */
-  @Option(names = "--pause-at", paramLabel = "POINT", hidden = true)
-  CrashPoint pauseAt;
-
   WorkCommand(Services services) {
     super(services);
   }
 
   @Override
   public Integer call() throws InterruptedException {
-    Duration pollEvery = duration("--poll", poll);
-    Duration ttl = duration("--lease-ttl", leaseTtl);
-    String owner = Workers.id(workerId);
-    WorkerOptions options = new WorkerOptions(owner, concurrency, pollEvery, ttl, once);
-    CrashSeam seam = CrashSeam.NONE;
-    if (crashAt != null) {
-      HaltingSeam halting = new HaltingSeam(crashAt, out());
-      halting.arm();
-      seam = halting;
-    } else if (pauseAt != null) {
-      seam = new PausingSeam(pauseAt, out());
-    }
-    CountDownLatch finished = new CountDownLatch(1);
-    try (WorkerMetrics metrics = WorkerMetrics.start(metricsBind, metricsPort, err());
-        Session session =
-            Session.open(
-                services, common.settings(null), StoreFactory.Mode.MUST_EXIST, seam, concurrency)) {
-      SchedulingStore store = session.scheduling("a worker");
-      err()
-          .println(
-              "worker "
-                  + owner
-                  + ": "
-                  + concurrency
-                  + (concurrency == 1 ? " slot" : " slots")
-                  + ", group commit "
-                  + (session.groupCommit() ? "on" : "off"));
-      ClaimedLeases leases = new ClaimedLeases(session.leases());
-      CrashSeam runSeam = seam;
-      java.util.function.Supplier<Ratchet> ratchets =
-          () -> session.ratchet(owner, ttl, runSeam, session.keys(), leases, metrics.observer());
-      Worker worker =
-          new Worker(
-              store,
-              Seams.systemMonotonic(),
-              new ClaimOpener(
-                  session,
-                  ratchets,
-                  leases,
-                  seam,
-                  line -> err().println("worker " + owner + ": " + line)),
-              Worker.discover(WorkCommand.class.getClassLoader()),
-              options,
-              line -> err().println(line));
-      Runtime.getRuntime()
-          .addShutdownHook(new Thread(() -> drain(worker, owner, finished, ttl.plus(pollEvery))));
-      long claims = worker.run();
-      err().println("worker " + owner + " stopped after " + claims + " claims");
-      return 0;
-    } finally {
-      finished.countDown();
-    }
-  }
-
-  /**
-   * SIGTERM (a JVM shutdown while the loops still run): no new claim, the run in hand is driven to
-   * its stop and its lease released, the store closed; then exit 0 (a shutdown hook cannot set the
-   * exit code, so it halts). A worker that does not drain within the bound exits 1: its runs are
-   * recovered like a killed worker's.
-   */
-  private void drain(Worker worker, String owner, CountDownLatch finished, Duration bound) {
-    if (finished.getCount() == 0) {
-      return; // the command ended by itself: its own exit code stands
-    }
-    err().println("worker " + owner + ": shutdown requested, draining");
-    err().flush();
-    worker.stop();
-    boolean drained;
-    try {
-      drained = finished.await(bound.toMillis() + 5_000, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      drained = false;
-    }
-    err().println("worker " + owner + (drained ? ": drained" : ": did not drain in time"));
-    err().flush();
-    Runtime.getRuntime().halt(drained ? 0 : 1);
-  }
-
-  /** A duration as the other commands take it, or milliseconds ({@code 250ms}) for polling. */
-  private static Duration duration(String option, String text) {
-    if (text.matches("[0-9]{1,6}ms")) {
-      return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
-    }
-    return Decisions.duration(option, text);
+    return WorkerProcess.run(
+        services,
+        common.settings(null),
+        new WorkerProcess.Options(
+            Workers.id(workerId),
+            concurrency,
+            WorkerProcess.duration("--poll", poll),
+            WorkerProcess.duration("--lease-ttl", leaseTtl),
+            once,
+            metricsBind,
+            metricsPort),
+        CrashSeam.NONE,
+        err());
   }
 }

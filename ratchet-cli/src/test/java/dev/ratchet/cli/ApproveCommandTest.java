@@ -6,14 +6,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.ratchet.Ratchet;
 import dev.ratchet.Run;
 import dev.ratchet.adapter.ForwardingAdapter;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.TaskFile;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonArray;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.PendingIntent;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.TaskFile;
 import dev.ratchet.outcome.Proposal;
 import dev.ratchet.testkit.SeededEntropy;
 import java.nio.file.Path;
@@ -148,6 +148,6 @@ class ApproveCommandTest {
   }
 
   private static String text(JsonObject o, String key) {
-    return dev.ratchet.cli.internal.Views.text(o, key);
+    return dev.ratchet.ops.Views.text(o, key);
   }
 }

@@ -3,8 +3,8 @@ package dev.ratchet.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratchet.Ratchet;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.TaskFile;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.TaskFile;
 import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.testkit.SeededEntropy;
 import java.nio.file.Path;

@@ -118,7 +118,7 @@ class CommandKeyLeakTest {
       c.env.put(CommandSandbox.OPT_OUT_VARIABLE, CommandSandbox.OPT_OUT_VALUE);
     }
     if (unredacted) {
-      c.mainClass = "dev.ratchet.cli.internal.UnredactedMain";
+      c.mainClass = "dev.ratchet.cli.UnredactedMain";
     }
     Map<String, byte[]> secrets = new LinkedHashMap<>();
     List<String> keyFiles = new ArrayList<>();

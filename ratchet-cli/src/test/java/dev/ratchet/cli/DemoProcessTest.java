@@ -61,7 +61,8 @@ class DemoProcessTest {
   @Test
   void theKeyChangingCanaryMakesTheDemoFail() throws IOException {
     ProcessCli cli = new ProcessCli(Files.createDirectories(dir.resolve("canary")));
-    ProcessCli.Result r = cli.run("demo", "--canary");
+    cli.mainClass = "dev.ratchet.harness.demo.CanaryDemoMain"; // D18: a harness entry point
+    ProcessCli.Result r = cli.run();
     assertThat(r.exit()).as("exit 1: the exactly-once check failed").isEqualTo(1);
     assertThat(r.out()).contains("demo FAILED").contains("with the key-changing canary in place");
     noKeyMaterialIn(r.out() + r.err());

@@ -2,7 +2,7 @@ package dev.ratchet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratchet.cli.internal.Services;
+import dev.ratchet.ops.Services;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

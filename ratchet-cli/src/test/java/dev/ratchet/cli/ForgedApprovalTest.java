@@ -180,6 +180,6 @@ class ForgedApprovalTest {
   }
 
   private static String text(JsonObject o, String key) {
-    return dev.ratchet.cli.internal.Views.text(o, key);
+    return dev.ratchet.ops.Views.text(o, key);
   }
 }

@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The MCP SDK's own stdio client with {@code ratchet mcp} as its server process — {@code java -cp
- * <this test class path> dev.ratchet.cli.Main mcp …}, the code the shaded jar holds. The server's
- * stderr is kept; a crash point it reaches is answered with SIGKILL through its pid.
+ * <this test class path> dev.ratchet.cli.Main mcp …}, the code the shaded jar holds; with a crash
+ * point or a short lease, the harness's {@code CrashingMcpMain} running the same server. The
+ * server's stderr is kept; a crash point it reaches is answered with SIGKILL through its pid.
  */
 final class McpClientProcess implements AutoCloseable {
   final List<String> stderr = Collections.synchronizedList(new ArrayList<>());
@@ -30,8 +31,14 @@ final class McpClientProcess implements AutoCloseable {
     args.addAll(List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto"));
     args.add("-cp");
     args.add(System.getProperty("java.class.path"));
-    args.add("dev.ratchet.cli.Main");
-    args.addAll(ratchetArgs);
+    String[] given = ratchetArgs.toArray(String[]::new);
+    if (McpHttpServerProcess.knobs(given)) {
+      args.add(ProcessCli.CRASHING_MCP);
+      args.addAll(List.of(McpHttpServerProcess.withoutCommand(given)));
+    } else {
+      args.add("dev.ratchet.cli.Main");
+      args.addAll(ratchetArgs);
+    }
     ServerParameters params =
         ServerParameters.builder(Path.of(System.getProperty("java.home"), "bin", "java").toString())
             .args(args)

@@ -2,7 +2,7 @@ package dev.ratchet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratchet.cli.internal.Services;
+import dev.ratchet.ops.Services;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +43,35 @@ class McpHttpOptionsTest {
     Out twice = run("mcp", task, "--run-id", "a", "--run-id", "b", "--home", home.toString());
     assertThat(twice.code()).isNotZero();
     assertThat(twice.err()).contains("--run-id").contains("stdio serves one run");
+    assertThat(home).doesNotExist();
+    // TLS needs both its options, and a keystore that opens; nothing is written otherwise.
+    Path pw = dir.resolve("password");
+    Out half =
+        run(
+            "mcp",
+            task,
+            "--http",
+            "127.0.0.1:0",
+            "--tls-keystore",
+            "ks.p12",
+            "--home",
+            home.toString());
+    assertThat(half.code()).isNotZero();
+    assertThat(half.err()).contains("--tls-password-file");
+    Out unreadable =
+        run(
+            "mcp",
+            task,
+            "--http",
+            "0.0.0.0:0",
+            "--tls-keystore",
+            dir.resolve("none.p12").toString(),
+            "--tls-password-file",
+            pw.toString(),
+            "--home",
+            home.toString());
+    assertThat(unreadable.code()).isNotZero();
+    assertThat(unreadable.err()).contains("--tls-password-file");
     assertThat(home).doesNotExist();
   }
 

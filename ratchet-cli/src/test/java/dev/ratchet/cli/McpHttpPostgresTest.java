@@ -7,6 +7,7 @@ import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
+import dev.ratchet.mcp.http.TaskRpc;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
@@ -166,5 +167,62 @@ class McpHttpPostgresTest {
     assertThat(rb.isError()).as("%s", rb).isFalse();
     assertThat(List.of(status(ra), status(rb))).contains("already_done");
     assertThat(orders("c2")).isEqualTo(1);
+
+    // A durable task created through one server is the same task from the other (ADR 0082): its
+    // state is the run's, and the approved payment happens once, whichever server carries it out.
+    @SuppressWarnings("unchecked")
+    Map<String, Object> placed =
+        (Map<String, Object>) ((Map<String, Object>) first.structuredContent()).get("result");
+    JsonObject pay =
+        JsonObject.builder()
+            .put("name", "pay_order")
+            .put(
+                "arguments",
+                JsonObject.builder()
+                    .put("call_id", "pay-pg")
+                    .put("account", "acme")
+                    .put("order_id", placed.get("order_id").toString())
+                    .put("amount_cents", 100)
+                    .build())
+            .build();
+    TaskRpc viaTasksA = new TaskRpc(a.base.resolve("runs/pg-1/mcp"), token);
+    TaskRpc viaTasksB = new TaskRpc(b.base.resolve("runs/pg-1/mcp"), token);
+    JsonObject handle = viaTasksA.result(viaTasksA.call("tools/call", "pay_order", pay, true));
+    String taskId = ((JsonString) handle.get("taskId").orElseThrow()).value();
+    JsonObject get = JsonObject.builder().put("taskId", taskId).build();
+    JsonObject fromB = viaTasksB.result(viaTasksB.call("tasks/get", taskId, get, true));
+    assertThat(fromB.get("status")).contains(new JsonString("working"));
+    ProcessCli.Result approved =
+        cli.run(
+            "approve",
+            "pg-1",
+            "--home",
+            cli.home().toString(),
+            "--store=" + URL,
+            "--approver",
+            "alice");
+    assertThat(approved.exit()).as(approved.all()).isZero();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (!fromB.get("status").orElseThrow().equals(new JsonString("completed"))
+        && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      fromB = viaTasksB.result(viaTasksB.call("tasks/get", taskId, get, true));
+    }
+    JsonObject fromA = viaTasksA.result(viaTasksA.call("tasks/get", taskId, get, true));
+    assertThat(fromB.get("status")).as("%s", fromB).contains(new JsonString("completed"));
+    assertThat(fromA.get("status")).as("%s", fromA).contains(new JsonString("completed"));
+    String key =
+        ((JsonString)
+                ((JsonObject)
+                        ((JsonObject)
+                                ((JsonObject) fromA.get("result").orElseThrow())
+                                    .get("structuredContent")
+                                    .orElseThrow())
+                            .get("receipt")
+                            .orElseThrow())
+                    .get("idempotency_key")
+                    .orElseThrow())
+            .value();
+    assertThat(ledger.effects(key)).as("the service's own count of the payment").isEqualTo(1);
   }
 }

@@ -24,7 +24,10 @@ final class McpHttpServerProcess implements AutoCloseable {
   private final List<McpSyncClient> clients = new ArrayList<>();
 
   McpHttpServerProcess(ProcessCli cli, String... args) throws Exception {
-    started = cli.start(args);
+    started =
+        knobs(args)
+            ? cli.startMain(ProcessCli.CRASHING_MCP, withoutCommand(args))
+            : cli.start(args);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     String line = null;
     while (line == null) {
@@ -112,5 +115,18 @@ final class McpHttpServerProcess implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /**
+   * A crash point or a short lease: the harness's MCP entry point, not 'ratchet mcp' (ADR 0110).
+   */
+  static boolean knobs(String... args) {
+    List<String> a = List.of(args);
+    return a.contains("--crash-at") || a.contains("--lease-ttl-ms");
+  }
+
+  /** The arguments after {@code mcp}. */
+  static String[] withoutCommand(String... args) {
+    return java.util.Arrays.copyOfRange(args, 1, args.length);
   }
 }

@@ -257,6 +257,45 @@ class McpProcessTest {
   }
 
   /**
+   * Issue 39: the MCP server's trust roots are live. Carol's approver key is made and trusted after
+   * the server started; the approval she signs is consumed by the next call, with no restart.
+   */
+  @Test
+  void anApproverTrustedAfterTheServerStartedIsHonouredWithoutARestart() {
+    McpClientProcess p = server("mcp-live");
+    McpSchema.CallToolResult created = p.call("create_order", order("o1", "gadget"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> result = (Map<String, Object>) structured(created).get("result");
+    String orderId = result.get("order_id").toString();
+    Map<String, Object> pay =
+        Map.of("call_id", "pay-1", "account", "acme", "order_id", orderId, "amount_cents", 250);
+    assertThat(structured(p.call("pay_order", pay))).containsEntry("status", "awaiting_approval");
+
+    String home = cli.home().toString();
+    assertThat(
+            cli.run("keys", "generate", "--home", home, "--role", "approver", "--name", "carol")
+                .exit())
+        .isZero();
+    ProcessCli.Result trusted =
+        cli.run(
+            "keys",
+            "trust",
+            "--home",
+            home,
+            "--role",
+            "approver",
+            cli.home().resolve("identities/approver/carol.pub").toString());
+    assertThat(trusted.exit()).as(trusted.all()).isZero();
+    ProcessCli.Result approved =
+        cli.run("approve", "mcp-live", "--home", home, "--approver", "carol");
+    assertThat(approved.exit()).as(approved.all()).isZero();
+
+    McpSchema.CallToolResult done = p.call("pay_order", pay);
+    assertThat(structured(done).get("status")).as("%s", done).isIn("executed", "already_done");
+    assertThat(paid(orderId)).isTrue();
+  }
+
+  /**
    * Raw JSON-RPC on the server's stdin: every stdout line is a protocol message; an unknown tool is
    * a JSON-RPC error, not a tool result; closing stdin stops the server with exit 0.
    */
@@ -327,7 +366,7 @@ class McpProcessTest {
             new String[] {"mcp", "--help"},
             new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
             System.err,
-            dev.ratchet.cli.internal.Services.standard());
+            dev.ratchet.ops.Services.standard());
     assertThat(code).isZero();
     assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8))
         .contains("Model Context Protocol")

@@ -2,11 +2,11 @@ package dev.ratchet.cli;
 
 import dev.ratchet.adapter.AdapterProvider;
 import dev.ratchet.adapter.EnvironmentAdapter;
-import dev.ratchet.cli.internal.AdapterRegistry;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Stores;
 import dev.ratchet.json.Fields;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.ops.AdapterRegistry;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Stores;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.testkit.InMemoryStore;
 import dev.ratchet.testkit.InMemoryWorkspace;

@@ -2,8 +2,8 @@ package dev.ratchet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.Settings;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.Settings;
 import dev.ratchet.sign.Pem;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.TrustRoot;

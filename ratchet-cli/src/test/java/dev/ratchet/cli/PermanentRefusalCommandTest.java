@@ -3,11 +3,11 @@ package dev.ratchet.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratchet.Run;
-import dev.ratchet.cli.internal.Driver;
-import dev.ratchet.cli.internal.PlanStep;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.TaskSpec;
+import dev.ratchet.ops.Driver;
+import dev.ratchet.ops.internal.PlanStep;
 import dev.ratchet.testkit.InMemoryWorkspace;
 import dev.ratchet.testkit.RuntimeFixture;
 import java.nio.file.Path;

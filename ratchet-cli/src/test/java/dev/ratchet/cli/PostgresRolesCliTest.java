@@ -235,6 +235,68 @@ class PostgresRolesCliTest {
   }
 
   /**
+   * Issue 39: a decision refused only because its signer was not yet trusted is judged again once
+   * the key is trusted, with no {@code resume}. A run frozen by a cancel gets an abort signed by a
+   * reviewer no trust root holds yet; the running worker refuses it and parks the run. {@code keys
+   * trust} then wakes the waiting runs (and the worker, reloading its trust roots, wakes them too):
+   * the worker applies the abort and the run ends.
+   */
+  @Test
+  void aDecisionRefusedBeforeItsSignerWasTrustedIsAppliedOnceTheKeyIsTrusted() throws Exception {
+    ProcessCli c = roleCli("wake");
+    Path key = c.home().resolve("identities/operator/olga.key");
+    String store = "--store=" + URL;
+    assertThat(c.run("db", "init", store).exit()).isZero();
+    ProcessCli.Started worker =
+        c.start("worker", store, "--worker-id", "w1", "--poll", "200ms", "--lease-ttl", "5s");
+    try {
+      awaitStderr(worker, "listening for runnable runs", 60);
+      Path task = c.exampleTask("wake", "write_file");
+      assertThat(
+              c.run("submit", "" + task, store, "--run-id", "k1", "--operator-key", "" + key)
+                  .exit())
+          .isZero();
+      awaitStderr(worker, "run k1: waiting (awaiting approval)", 30);
+      ProcessCli.Result cancel =
+          c.run("cancel", "k1", store, "--operator", "olga", "--reason", "wrong ticket");
+      assertThat(cancel.exit()).as(cancel.all()).isZero();
+      awaitStderr(worker, "cancel_requested", 30);
+
+      // Rex's key exists but no trust root holds it yet: his abort is refused, the run parks.
+      assertThat(c.run("keys", "generate", "--role", "reviewer", "--name", "rex").exit()).isZero();
+      ProcessCli.Result decide =
+          c.run("review", "decide", "k1", store, "--decision", "abort", "--reviewer", "rex");
+      assertThat(decide.exit()).as(decide.all()).isZero();
+      awaitOutput(c, "untrusted_signer", 30, "inspect", "k1", store);
+      int parked = worker.stderr().length();
+      Thread.sleep(1_000);
+      assertThat(worker.stderr().substring(parked))
+          .as("parked: nothing moves the run while the signer is untrusted")
+          .doesNotContain("claimed run k1");
+      ProcessCli.Result frozen = c.run("status", "k1", store);
+      assertThat(frozen.out()).as(frozen.all()).doesNotContain("failed");
+
+      ProcessCli.Result trusted =
+          c.run(
+              "keys",
+              "trust",
+              "--role",
+              "reviewer",
+              store,
+              c.home().resolve("identities/reviewer/rex.pub").toString());
+      assertThat(trusted.exit()).as(trusted.all()).isZero();
+      assertThat(trusted.out()).contains("trusted reviewer key").contains("woke ");
+      awaitStderr(worker, "waiting run(s) after a trust change", 30);
+      awaitStderr(worker, "run k1: ended", 30);
+    } finally {
+      worker.process().destroy();
+      worker.process().waitFor(60, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    ProcessCli.Result status = c.run("status", "k1", store);
+    assertThat(status.out()).as(status.all()).contains("failed").contains("cancel_reviewed");
+  }
+
+  /**
    * A command line in {@code dir/sub} with the test keys, operator olga's key pair, and the role
    * users in the environment (the admin as the owner, until a test takes it away).
    */
@@ -247,6 +309,21 @@ class PostgresRolesCliTest {
     c.env.put("RATCHET_PG_OPERATOR_USER", "life2_operator");
     c.env.put("RATCHET_PG_INSPECTOR_USER", "life2_inspector");
     return c;
+  }
+
+  /** Runs {@code args} until its output holds {@code text}, for up to {@code seconds}. */
+  private static void awaitOutput(ProcessCli c, String text, int seconds, String... args)
+      throws Exception {
+    long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds);
+    ProcessCli.Result last;
+    do {
+      last = c.run(args);
+      if (last.all().contains(text)) {
+        return;
+      }
+      Thread.sleep(200);
+    } while (System.nanoTime() < until);
+    throw new AssertionError("no '" + text + "' within " + seconds + " s:\n" + last.all());
   }
 
   /** Waits up to {@code seconds} for {@code text} on the worker's stderr; returns the ms waited. */
@@ -265,9 +342,9 @@ class PostgresRolesCliTest {
   private static void operator(ProcessCli c, String name) {
     dev.ratchet.seam.Entropy entropy = dev.ratchet.seam.Seams.secureEntropy();
     Path priv = c.home().resolve("identities/operator/" + name + ".key");
-    dev.ratchet.cli.internal.KeyConfig.install(
+    dev.ratchet.ops.KeyConfig.install(
         c.home().resolve("operators"),
-        dev.ratchet.cli.internal.KeyConfig.createIdentity(priv, name, entropy).trusted());
+        dev.ratchet.ops.KeyConfig.createIdentity(priv, name, entropy).trusted());
   }
 
   private int inbox(String run) throws SQLException {

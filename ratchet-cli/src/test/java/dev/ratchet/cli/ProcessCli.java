@@ -39,6 +39,14 @@ final class ProcessCli {
 
   String mainClass = "dev.ratchet.cli.Main";
 
+  /**
+   * The harness's worker that crashes or pauses at a point (ADR 0110: no such option on 'worker').
+   */
+  static final String CRASHING_WORKER = "dev.ratchet.harness.crash.CrashingWorkerMain";
+
+  /** The harness's MCP server with a crash point and a short lease (none of them on 'mcp'). */
+  static final String CRASHING_MCP = "dev.ratchet.harness.crash.CrashingMcpMain";
+
   ProcessCli(Path cwd) {
     this.cwd = cwd;
   }
@@ -55,7 +63,12 @@ final class ProcessCli {
   }
 
   Started start(String... args) throws IOException {
-    ProcessBuilder pb = new ProcessBuilder(command(args)).directory(cwd.toFile());
+    return startMain(mainClass, args);
+  }
+
+  /** A long-lived child running {@code main} (a harness entry point) on the same class path. */
+  Started startMain(String main, String... args) throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(command(main, args)).directory(cwd.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("RATCHET_"));
     pb.environment().putAll(env);
     Path out = Files.createTempFile(cwd.getParent(), "out-", ".txt");
@@ -64,7 +77,7 @@ final class ProcessCli {
     return new Started(pb.start(), out, err);
   }
 
-  private List<String> command(String... args) {
+  private List<String> command(String main, String... args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-XX:TieredStopAtLevel=1");
@@ -74,13 +87,13 @@ final class ProcessCli {
     cmd.addAll(jvmArgs);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
-    cmd.add(mainClass);
+    cmd.add(main);
     cmd.addAll(List.of(args));
     return cmd;
   }
 
   Result run(String... args) {
-    ProcessBuilder pb = new ProcessBuilder(command(args)).directory(cwd.toFile());
+    ProcessBuilder pb = new ProcessBuilder(command(mainClass, args)).directory(cwd.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("RATCHET_"));
     pb.environment().putAll(env);
     try {
@@ -115,14 +128,14 @@ final class ProcessCli {
    */
   ProcessCli keys() {
     dev.ratchet.seam.Entropy entropy = dev.ratchet.seam.Seams.secureEntropy();
-    dev.ratchet.cli.internal.KeyFiles.create(home().resolve("keys/ckpt-1.key"), entropy);
-    dev.ratchet.cli.internal.KeyFiles.activate(home().resolve("keys"), "ckpt-1");
+    dev.ratchet.ops.KeyFiles.create(home().resolve("keys/ckpt-1.key"), entropy);
+    dev.ratchet.ops.KeyFiles.activate(home().resolve("keys"), "ckpt-1");
     for (String role : List.of("approver", "reviewer")) {
       String name = role.equals("approver") ? "alice" : "rita";
       Path priv = home().resolve("identities/" + role + "/" + name + ".key");
-      dev.ratchet.cli.internal.KeyConfig.install(
+      dev.ratchet.ops.KeyConfig.install(
           home().resolve(role + "s"),
-          dev.ratchet.cli.internal.KeyConfig.createIdentity(priv, name, entropy).trusted());
+          dev.ratchet.ops.KeyConfig.createIdentity(priv, name, entropy).trusted());
     }
     return this;
   }
@@ -130,10 +143,9 @@ final class ProcessCli {
   /** Operator {@code name}'s Ed25519 key pair, its public key trusted; returns the private key. */
   Path operator(String name) {
     Path priv = home().resolve("identities/operator/" + name + ".key");
-    dev.ratchet.cli.internal.KeyConfig.install(
+    dev.ratchet.ops.KeyConfig.install(
         home().resolve("operators"),
-        dev.ratchet.cli.internal.KeyConfig.createIdentity(
-                priv, name, dev.ratchet.seam.Seams.secureEntropy())
+        dev.ratchet.ops.KeyConfig.createIdentity(priv, name, dev.ratchet.seam.Seams.secureEntropy())
             .trusted());
     return priv;
   }

@@ -363,7 +363,7 @@ class ProcessCommandsTest {
   }
 
   static String text(JsonObject o, String key) {
-    return dev.ratchet.cli.internal.Views.text(o, key);
+    return dev.ratchet.ops.Views.text(o, key);
   }
 
   private static byte[] sha256(String s) {

@@ -3,8 +3,8 @@ package dev.ratchet.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratchet.Ratchet;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.TaskFile;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.TaskFile;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.testkit.CrashPlan;
 import dev.ratchet.testkit.SeededEntropy;

@@ -3,8 +3,6 @@ package dev.ratchet.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratchet.Ratchet;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.TaskFile;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonArray;
@@ -14,6 +12,8 @@ import dev.ratchet.json.JsonString;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.TaskFile;
 import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.sign.Pem;
 import dev.ratchet.sign.SigningKey;
@@ -204,6 +204,6 @@ class RefusalReasonsTest {
   }
 
   private static String text(JsonObject o, String key) {
-    return dev.ratchet.cli.internal.Views.text(o, key);
+    return dev.ratchet.ops.Views.text(o, key);
   }
 }

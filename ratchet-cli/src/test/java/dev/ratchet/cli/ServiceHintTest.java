@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratchet.adapter.ForwardingAdapter;
 import dev.ratchet.adapter.Observation;
-import dev.ratchet.cli.internal.ServiceAdapter;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.ops.ServiceAdapter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

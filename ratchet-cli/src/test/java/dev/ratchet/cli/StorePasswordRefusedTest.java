@@ -2,8 +2,8 @@ package dev.ratchet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratchet.cli.internal.KeyFiles;
-import dev.ratchet.cli.internal.Services;
+import dev.ratchet.ops.KeyFiles;
+import dev.ratchet.ops.Services;
 import dev.ratchet.seam.Seams;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

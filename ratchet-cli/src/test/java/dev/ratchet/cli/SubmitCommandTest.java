@@ -2,7 +2,7 @@ package dev.ratchet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ratchet.cli.internal.KeyConfig;
+import dev.ratchet.ops.KeyConfig;
 import dev.ratchet.seam.Seams;
 import java.nio.file.Files;
 import java.nio.file.Path;

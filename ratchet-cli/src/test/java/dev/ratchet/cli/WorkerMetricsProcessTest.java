@@ -18,7 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code ratchet worker --metrics-port}: a real worker process drives a run (to its approval, then
  * to the end once approved) and its loopback endpoint serves the steps, commits, proposals and
- * adapter calls it made as Prometheus text with non-zero counts.
+ * adapter calls it made as Prometheus text with non-zero counts; its own series (claims with a
+ * latency histogram, driving results, renewals, drains, trust reloads) and the rare-event counters
+ * are there, the latter at zero, every one with HELP text (issue 39).
  */
 class WorkerMetricsProcessTest {
   private static final Pattern ADDRESS =
@@ -58,6 +60,21 @@ class WorkerMetricsProcessTest {
         assertThat(positive(text, "ratchet_commits_seconds_count\\{result=\"ok\"}")).isTrue();
         assertThat(positive(text, "ratchet_proposals_seconds_count\\{[^}]*}")).isTrue();
         assertThat(positive(text, "ratchet_adapter_calls_seconds_count\\{[^}]*}")).isTrue();
+        // Issue 39: the worker's own series, and rare events registered at zero before any.
+        assertThat(positive(text, "ratchet_worker_claims_seconds_count\\{outcome=\"claimed\"}"))
+            .isTrue();
+        assertThat(positive(text, "ratchet_worker_claims_seconds_bucket\\{[^}]*}")).isTrue();
+        assertThat(positive(text, "ratchet_worker_driven_total\\{result=\"waiting\"}")).isTrue();
+        assertThat(positive(text, "ratchet_worker_driven_total\\{result=\"ended\"}")).isTrue();
+        assertThat(text)
+            .contains("ratchet_worker_runs_in_flight ")
+            .contains("ratchet_worker_renewals_total{result=\"lost\"} 0.0")
+            .contains("ratchet_worker_drains_total 0.0")
+            .contains("ratchet_worker_trust_reloads_total 0.0")
+            .contains("ratchet_fenced_total 0.0")
+            .contains("ratchet_leases_lost_total 0.0")
+            .contains("ratchet_inbox_refusals_total{reason=\"untrusted_signer\"} 0.0")
+            .doesNotContainPattern("(?m)^# HELP \\S+\\s*$");
         // Bounded tags only: no run id, worker id or key reaches a scrape.
         assertThat(text).doesNotContain("m1").doesNotContain("\"wm\"");
       } finally {

@@ -36,8 +36,8 @@ class WorkerProcessTest {
       assertThat(svc.orders()).isEmpty();
 
       ProcessCli.Started first =
-          c.start(
-              "worker",
+          c.startMain(
+              ProcessCli.CRASHING_WORKER,
               "--worker-id",
               "w1",
               "--lease-ttl",
@@ -119,8 +119,8 @@ class WorkerProcessTest {
           .isZero();
       // The first write's intent is committed, its order not yet placed: the step is in flight.
       ProcessCli.Started first =
-          c.start(
-              "worker",
+          c.startMain(
+              ProcessCli.CRASHING_WORKER,
               "--worker-id",
               "w1",
               "--lease-ttl",

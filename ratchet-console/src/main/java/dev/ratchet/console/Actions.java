@@ -1,9 +1,5 @@
 package dev.ratchet.console;
 
-import dev.ratchet.cli.internal.ApprovalRules;
-import dev.ratchet.cli.internal.ConsoleLauncher;
-import dev.ratchet.cli.internal.Decisions;
-import dev.ratchet.cli.internal.Session;
 import dev.ratchet.error.DecisionRefused;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonValue;
@@ -14,6 +10,10 @@ import dev.ratchet.model.Phase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedEnvelope;
+import dev.ratchet.ops.ApprovalRules;
+import dev.ratchet.ops.ConsoleLauncher;
+import dev.ratchet.ops.Decisions;
+import dev.ratchet.ops.Session;
 import dev.ratchet.sign.Ed25519;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.TrustRoot;
@@ -73,7 +73,9 @@ final class Actions {
           query.containsKey("delivered")
               ? "<p class=\"notice\" id=\"delivered\">Signed and delivered (nonce "
                   + Html.esc(query.get("delivered"))
-                  + "). A worker applies it when it next claims the run.</p>"
+                  + "): "
+                  + Html.esc(i.extras().judged().next())
+                  + ".</p>"
               : "";
       return ConsoleServer.Reply.html("Run " + p[2], notice + Pages.run(i.view(), i.extras()));
     }

@@ -2,16 +2,16 @@ package dev.ratchet.console;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.ratchet.cli.internal.ConsoleLauncher;
-import dev.ratchet.cli.internal.PgRole;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.StoreFactory;
 import dev.ratchet.error.DecisionRefused;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.metrics.PrometheusEndpoint;
+import dev.ratchet.ops.ConsoleLauncher;
+import dev.ratchet.ops.PgRole;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.StoreFactory;
 import dev.ratchet.seam.CrashSeam;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -46,6 +46,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
   private final Actions actions;
   private final Reads reads;
   private final PrometheusMeterRegistry registry;
+  private final ConsoleMeters meters;
   private final CountDownLatch stopped = new CountDownLatch(1);
 
   private ConsoleServer(
@@ -53,6 +54,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
     this.config = config;
     this.http = http;
     this.registry = registry;
+    this.meters = new ConsoleMeters(registry);
     this.pool = Executors.newFixedThreadPool(4);
     this.guard =
         new Guard(config.services().entropy(), config.services().clock(), config.sessionTtl());
@@ -223,17 +225,15 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
 
   /** Counts a refused request (console metrics; nothing but the reason). */
   private void refused(String reason) {
-    if (registry != null) {
-      registry.counter(REFUSED, "reason", reason).increment();
-    }
+    meters.refused(reason);
   }
 
   private void respond(HttpExchange x, java.util.function.Supplier<Reply> r) throws IOException {
     Reply reply;
     try {
       reply = r.get();
-      if (reply.location() != null && registry != null) {
-        registry.counter(DELIVERED).increment();
+      if (reply.location() != null) {
+        meters.delivered();
       }
     } catch (BadRequest e) {
       throw e;

@@ -1,7 +1,7 @@
 package dev.ratchet.console;
 
-import dev.ratchet.cli.internal.Views;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.ops.Views;
 
 /** Escaping and the page frame; every page is rendered on the server, every asset from the jar. */
 final class Html {

@@ -1,6 +1,6 @@
 package dev.ratchet.console;
 
-import dev.ratchet.cli.internal.ConsoleLauncher;
+import dev.ratchet.ops.ConsoleLauncher;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 

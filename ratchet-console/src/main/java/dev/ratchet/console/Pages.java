@@ -5,11 +5,11 @@ import static dev.ratchet.console.Html.esc;
 import static dev.ratchet.console.Html.pre;
 import static dev.ratchet.console.Html.t;
 
-import dev.ratchet.cli.internal.Views;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonArray;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
+import dev.ratchet.ops.Views;
 import java.time.Instant;
 import java.util.List;
 
@@ -87,12 +87,13 @@ final class Pages {
     JsonObject run = (JsonObject) v.get("run").orElseThrow();
     String id = Views.text(run, "run_id");
     // Core's Waiting rule (in the view): which approval button, if any, the page offers.
-    String waitingFor =
-        run.get("waiting").orElse(null) instanceof JsonObject w ? Views.text(w, "for") : "";
+    JsonObject w = run.get("waiting").orElse(null) instanceof JsonObject o ? o : null;
+    String waitingFor = w == null ? "" : Views.text(w, "for");
+    boolean delivered = w != null && "true".equals(Views.text(w, "delivered"));
     StringBuilder b = new StringBuilder();
     b.append("<section id=\"state\"><h2>State</h2><dl>")
         .append(dt("Phase", badge(Views.text(run, "phase")) + " " + t(run, "stop_reason")))
-        .append(waiting(run))
+        .append(waiting(run, x.judged()))
         .append(dt("Task", t(run, "task_id")))
         .append(dt("Generation", t(run, "generation")))
         .append(dt("Step", t(run, "cursor") + " of " + t(run, "plan_steps")))
@@ -142,12 +143,11 @@ final class Pages {
         b.append(
             dt(
                 "Approval",
-                waitingFor.startsWith("approval")
-                    ? "none yet: <strong>waiting for approval</strong>"
-                    : "not required"));
+                approvalText(
+                    waitingFor, delivered, Views.text(run, "phase"), t(p, "kind"), x.judged())));
       }
       b.append("</dl>");
-      if (waitingFor.startsWith("approval")) {
+      if (waitingFor.startsWith("approval") && !delivered) {
         b.append(
             waitingFor.equals("approval_refresh")
                 ? "<a class=\"button\" id=\"refresh\" href=\"/runs/"
@@ -167,7 +167,8 @@ final class Pages {
           .append("</strong> — <a href=\"/review#")
           .append(esc(id))
           .append("\">see it side by side</a></p>")
-          .append(decideButtons(id))
+          .append(choices(x.judged().replan(), x.judged().abort()))
+          .append(delivered ? "" : decideButtons(id))
           .append("</section>");
     }
     if ("running".equals(Views.text(run, "phase"))) {
@@ -200,18 +201,66 @@ final class Pages {
     return b.toString();
   }
 
-  /** The status (awaiting_approval or awaiting_review) and its hint, when a person is awaited. */
-  private static String waiting(JsonObject run) {
+  /**
+   * The status (awaiting_approval or awaiting_review) and what unblocks it, in the console's words
+   * (its own buttons, not a CLI command) and true to who drives the run (issue 39).
+   */
+  private static String waiting(JsonObject run, Judged judged) {
     if (!(run.get("waiting").orElse(null) instanceof JsonObject w)) {
       return "";
+    }
+    String what = Views.text(w, "for");
+    String hint;
+    if ("true".equals(Views.text(w, "delivered"))) {
+      hint =
+          (what.equals("review") ? "a reviewer's decision" : "an approval")
+              + " is in the inbox: "
+              + judged.next();
+    } else if (what.equals("review")) {
+      hint = "a reviewer decides: Replan… or Abort… below (each says what it does)";
+    } else if (what.equals("approval_refresh")) {
+      hint = "the approval expired: an approver signs a fresh one with Refresh approval… below";
+    } else {
+      hint = "an approver signs it with Approve… below";
     }
     return dt(
         "Status",
         "<span id=\"status\">"
             + badge(Views.text(run, "status"))
             + "</span> <span id=\"waiting-hint\">"
-            + t(w, "hint")
+            + esc(hint)
             + "</span>");
+  }
+
+  /** The Approval line of a pending write that holds no approval. */
+  private static String approvalText(
+      String waitingFor, boolean delivered, String phase, String kind, Judged judged) {
+    if (waitingFor.startsWith("approval")) {
+      return delivered
+          ? "signed and delivered, not consumed yet: " + esc(judged.next())
+          : "none yet: <strong>waiting for approval</strong>";
+    }
+    if (judged.approvalRequired()) {
+      // Frozen with an approval-gated write: required (never "not required"), and not held.
+      return "<strong>required</strong> ("
+          + kind
+          + " is in the task's approval_required), none held yet"
+          + ("needs_review".equals(phase)
+              ? ": the run is frozen for review, so a reviewer decides first"
+              : "");
+    }
+    return "not required";
+  }
+
+  /** What each reviewer decision would do to the open case (as 'ratchet review show' says). */
+  static String choices(String replan, String abort) {
+    if (replan.isEmpty()) {
+      return "";
+    }
+    return "<dl class=\"choices\">"
+        + dt("Replan", "<span id=\"replan-does\">" + esc(replan) + "</span>")
+        + dt("Abort", "<span id=\"abort-does\">" + esc(abort) + "</span>")
+        + "</dl>";
   }
 
   /** An operator's cancel of a running run: opens the preview (a GET; signing is its POST). */
@@ -354,6 +403,10 @@ final class Pages {
           .append(esc(observedAt(show)))
           .append("</p>")
           .append("</div></div>")
+          .append(
+              show.get("decisions").orElse(null) instanceof JsonObject d
+                  ? choices(Views.text(d, "replan"), Views.text(d, "abort"))
+                  : "")
           .append(decideButtons(id))
           .append("</section>");
     }
@@ -379,5 +432,13 @@ final class Pages {
   }
 
   /** What the run page needs beyond the inspect view. */
-  record RunExtras(String budgets, String chain) {}
+  record RunExtras(String budgets, String chain, Judged judged) {}
+
+  /**
+   * @param approvalRequired the task's policy requires an approval for the pending write's kind
+   * @param next who acts on a delivered decision, in words true to who drives the run
+   * @param replan what a replan would do to the open case ("" when none is open)
+   * @param abort what an abort would do to the open case
+   */
+  record Judged(boolean approvalRequired, String next, String replan, String abort) {}
 }

@@ -1,16 +1,16 @@
 package dev.ratchet.console;
 
-import dev.ratchet.cli.internal.ChainAudit;
-import dev.ratchet.cli.internal.ConsoleLauncher;
-import dev.ratchet.cli.internal.RunViews;
-import dev.ratchet.cli.internal.Session;
-import dev.ratchet.cli.internal.Views;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.model.Budgets;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.Usage;
+import dev.ratchet.ops.ChainAudit;
+import dev.ratchet.ops.ConsoleLauncher;
+import dev.ratchet.ops.RunViews;
+import dev.ratchet.ops.Session;
+import dev.ratchet.ops.Views;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.RecordSet;
 import java.util.ArrayList;
@@ -134,8 +134,26 @@ final class Reads {
               + ", nonces "
               + counts.get(RecordSet.NONCES)
               + ".";
-      return new Inspected(view, new Pages.RunExtras(budgets, chain));
+      return new Inspected(view, new Pages.RunExtras(budgets, chain, judged(s, c)));
     }
+  }
+
+  /**
+   * What the run page says beyond the view (issue 39): whether the pending write needs an approval
+   * under the task's policy (also while the run is frozen), who acts on a delivered decision (a
+   * worker, for a run with a live scheduling row, else 'ratchet resume'), and what each reviewer
+   * decision would do to an open case.
+   */
+  private static Pages.Judged judged(Session s, Session.Checked c) {
+    dev.ratchet.model.PendingIntent p = c.state().pending();
+    boolean required = p != null && c.task().task().requiresApproval(p.action().kind());
+    String next = s.whoActsNext(c.ref().taskId(), c.ref().runId(), "applies it");
+    dev.ratchet.model.ReviewCase rc = c.state().review();
+    return new Pages.Judged(
+        required,
+        next,
+        rc == null ? "" : dev.ratchet.outcome.ReviewChoices.replan(rc),
+        rc == null ? "" : dev.ratchet.outcome.ReviewChoices.abort(rc));
   }
 
   /** Every open case with the live environment (review show --json), for the queue page. */

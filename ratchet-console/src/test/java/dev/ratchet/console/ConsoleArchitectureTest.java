@@ -5,7 +5,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import dev.ratchet.cli.internal.Session;
+import dev.ratchet.ops.Session;
 import dev.ratchet.testkit.ArchRules;
 import dev.ratchet.testkit.SourceRules;
 import java.nio.file.Path;

@@ -56,9 +56,9 @@ class ConsoleBrowserTest {
   /**
    * Issue 36's Must show: a key generated in the browser is refused until it is enrolled (the
    * reason on the page, nothing delivered); once enrolled with 'ratchet keys trust', the approval
-   * it signs is delivered and a real worker process (started after the enrollment: workers read
-   * trust roots when they start) executes the write once. The console was started with no private
-   * key at all (its request type has none).
+   * it signs is delivered and a real worker process (started before the enrollment: it re-reads its
+   * trust roots, issue 39) executes the write once. The console was started with no private key at
+   * all (its request type has none).
    */
   @Test
   void anOperatorSignsInTheBrowserAndAWorkerProcessExecutesTheWriteOnce() throws Exception {
@@ -86,10 +86,10 @@ class ConsoleBrowserTest {
       browser.get(base + "/runs/" + SqliteConsole.RUN);
       assertThat(text("#inbox")).contains("Empty");
 
-      // Enrolled as 'carol' (and a worker started since, which trusts her key): the approval
-      // names her, is signed in the browser and delivered.
+      // Enrolled as 'carol': the approval names her, is signed in the browser and delivered. The
+      // running worker started before she was enrolled: it re-reads its trust roots (issue 39).
       s.cli("keys", "trust", "--role", "approver", carol.writeAs(s.cwd, "carol").toString());
-      s.restartWorker(); // it claims the waiting run once something is delivered to it
+      s.awaitWorker("waiting run(s) after a trust change");
       browser.navigate().refresh();
       browser.findElement(By.id("approve")).click();
       assertThat(text("#payload"))
@@ -99,8 +99,16 @@ class ConsoleBrowserTest {
           .contains("\"nonce\":\"approval-");
       assertThat(text("#arguments")).contains("\"amount_cents\": 3750");
       browser.findElement(By.id("sign")).click();
+      // The worker process writes the same SQLite file meanwhile: allow the delivery its lock.
+      new WebDriverWait(browser, Duration.ofSeconds(60))
+          .until(ExpectedConditions.presenceOfElementLocated(By.id("delivered")));
       assertThat(text("#delivered")).contains("Signed and delivered");
       assertThat(text("#inbox")).contains("carol").contains(carol.keyId());
+      // Issue 39: the page after signing shows the delivered decision, and no second Approve.
+      assertThat(browser.findElements(By.id("approve"))).isEmpty();
+      assertThat(text("#state") + text("body"))
+          .doesNotContain("none yet: waiting for approval")
+          .doesNotContain("ratchet approve");
 
       // The running worker process, not this test, claims the run and executes the write.
       s.awaitWorker("run " + SqliteConsole.RUN + ": ended");
@@ -174,5 +182,36 @@ class ConsoleBrowserTest {
     assertThat(text("#state")).contains("cancelled");
     assertThat(text("#trace")).contains("operator_cancelled");
     assertThat(browser.findElements(By.id("cancel"))).isEmpty();
+  }
+
+  /**
+   * Issue 39: an approval-gated write pending in a run frozen by a cancel is shown as required
+   * (never "not required"), with no Approve button; the review section says what replan and abort
+   * will do, as 'ratchet review show' does.
+   */
+  @Test
+  void aFrozenPendingWriteThatNeedsApprovalIsShownAsRequiredWithWhatEachDecisionDoes() {
+    BrowserKeys.importPkcs8(browser, f.base(), f.home.resolve("identities/operator/olga.key"));
+    browser.get(f.base() + "/runs/" + ConsoleFixture.APPROVE);
+    assertThat(text("#pending")).contains("waiting for approval");
+    WebElement reason = browser.findElement(By.id("cancel-reason"));
+    reason.clear();
+    reason.sendKeys("wrong ticket");
+    browser.findElement(By.id("cancel")).click();
+    assertThat(text(".note")).contains("A write is pending").contains("cancel_requested");
+    browser.findElement(By.id("sign")).click();
+    assertThat(text("#delivered")).contains("Signed and delivered");
+
+    f.worker(ConsoleFixture.APPROVE); // the next recovery freezes it for a reviewer
+    browser.navigate().refresh();
+    assertThat(text("#state")).contains("needs_review").contains("cancel_requested");
+    assertThat(text("#pending"))
+        .contains("append_file")
+        .contains("required")
+        .contains("frozen for review")
+        .doesNotContain("not required");
+    assertThat(browser.findElements(By.id("approve"))).isEmpty();
+    assertThat(text("#abort-does")).contains("the run ends failed (cancel_reviewed)");
+    assertThat(text("#replan-does")).contains("quarantined");
   }
 }

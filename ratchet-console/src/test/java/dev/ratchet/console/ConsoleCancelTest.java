@@ -149,7 +149,11 @@ class ConsoleCancelTest {
         .contains("\"phase\":\"needs_review\"");
     assertThat(get("/runs/" + ConsoleFixture.APPROVE).body())
         .contains("cancel_requested")
-        .doesNotContain("id=\"cancel\"");
+        .doesNotContain("id=\"cancel\"")
+        // Issue 39: the approval-gated write is still required while the run is frozen.
+        .contains("<strong>required</strong> (append_file is in the task's approval_required)")
+        .doesNotContain("not required")
+        .doesNotContain("id=\"approve\"");
   }
 
   @Test
@@ -167,11 +171,17 @@ class ConsoleCancelTest {
     String approve = get("/runs/" + ConsoleFixture.APPROVE).body();
     assertThat(approve)
         .contains("<span id=\"status\"><span class=\"badge awaiting_approval\">")
-        .contains("ratchet approve " + ConsoleFixture.APPROVE);
+        // Issue 39: the console's own button, not the CLI command printed above it.
+        .contains("an approver signs it with Approve… below")
+        .doesNotContain("ratchet approve");
     String conflict = get("/runs/" + ConsoleFixture.CONFLICT).body();
     assertThat(conflict)
         .contains("<span id=\"status\"><span class=\"badge awaiting_review\">")
-        .contains("ratchet review decide " + ConsoleFixture.CONFLICT);
+        .contains("a reviewer decides: Replan… or Abort… below")
+        .doesNotContain("ratchet review decide")
+        // What each decision does, as 'ratchet review show' says it.
+        .contains("id=\"replan-does\"")
+        .contains("id=\"abort-does\">the run ends failed (receipt_conflict_reviewed)");
     String runs = get("/").body();
     assertThat(runs).contains("badge awaiting_approval").contains("badge awaiting_review");
     f.startIdle(IDLE, IDLE_TASK);

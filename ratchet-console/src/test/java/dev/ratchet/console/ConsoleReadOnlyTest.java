@@ -3,10 +3,10 @@ package dev.ratchet.console;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.ratchet.cli.internal.Session;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.jdbc.JdbcStore;
 import dev.ratchet.jdbc.OpenMode;
+import dev.ratchet.ops.Session;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.InboxItem;
 import java.nio.file.Path;

@@ -110,6 +110,13 @@ class ConsoleSecurityTest {
         .contains("ratchet_console_refused_total{reason=\"no_csrf\"} 2.0")
         .contains("ratchet_console_refused_total{reason=\"no_session\"} 1.0")
         .contains("ratchet_console_delivered_total 1.0")
+        // Issue 39: registered at zero before the first event, with lower-case reasons and HELP.
+        .contains("ratchet_console_refused_total{reason=\"bad_login\"} 0.0")
+        .contains("ratchet_console_refused_total{reason=\"fenced\"} 0.0")
+        .contains("# HELP ratchet_console_delivered_total Decisions signed in a browser")
+        .contains("# HELP ratchet_console_refused_total Console requests refused")
+        .doesNotContainPattern("(?m)^# HELP \\S+\\s*$")
+        .doesNotContainPattern("reason=\"[^\"]*[A-Z]")
         .doesNotContain(token)
         .doesNotContain(csrf);
   }

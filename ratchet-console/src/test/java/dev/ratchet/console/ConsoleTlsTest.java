@@ -3,9 +3,9 @@ package dev.ratchet.console;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ratchet.cli.internal.ConsoleLauncher;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.ops.ConsoleLauncher;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -37,7 +37,7 @@ class ConsoleTlsTest {
       ConsoleFixture f, InetSocketAddress bind, ConsoleLauncher.Tls tls) {
     return new ConsoleLauncher.Request(
         f.services,
-        new dev.ratchet.cli.internal.Settings(f.home, null, null, null, null, null, null),
+        new dev.ratchet.ops.Settings(f.home, null, null, null, null, null, null),
         bind,
         tls,
         ConsoleLauncher.Request.DEFAULT_SESSION_TTL,

@@ -1,15 +1,15 @@
 package dev.ratchet.console;
 
 import dev.ratchet.cli.Main;
-import dev.ratchet.cli.internal.ConsoleLauncher;
-import dev.ratchet.cli.internal.KeyConfig;
-import dev.ratchet.cli.internal.KeyFiles;
-import dev.ratchet.cli.internal.Services;
-import dev.ratchet.cli.internal.Settings;
 import dev.ratchet.harness.ledger.ReferenceService;
 import dev.ratchet.json.Canonical;
 import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
+import dev.ratchet.ops.ConsoleLauncher;
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.KeyFiles;
+import dev.ratchet.ops.Services;
+import dev.ratchet.ops.Settings;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.seam.Seams;
 import java.io.ByteArrayOutputStream;
@@ -104,19 +104,6 @@ final class SqliteConsole implements AutoCloseable {
     workerErr = cwd.resolve("worker.err");
     pb.redirectOutput(cwd.resolve("worker.out").toFile()).redirectError(workerErr.toFile());
     worker = pb.start();
-  }
-
-  /**
-   * Stops the worker (SIGTERM: it drains) and starts a new one: a worker reads the trust roots when
-   * it starts, so a key enrolled since is trusted by the next one.
-   */
-  void restartWorker() throws IOException, InterruptedException {
-    worker.destroy();
-    if (!worker.waitFor(60, TimeUnit.SECONDS)) {
-      worker.destroyForcibly();
-      worker.waitFor(30, TimeUnit.SECONDS);
-    }
-    startWorker();
   }
 
   /** Waits (bounded) until the worker's log line says {@code text}. */

@@ -66,6 +66,16 @@ public interface SchedulingStore extends LeaseStore {
   void finish(Claim claim, Lease lease);
 
   /**
+   * Wakes every waiting run (issue 39): its row becomes runnable whether it waited for an inbox
+   * item or a time, and every row not ended counts a nudge, so a worker that judged a run before
+   * the call cannot park it over the wake. For a change no inbox item announces that may let a
+   * waiting run go on: a trust root that now trusts the signer of a decision the run refused. Ended
+   * rows stay ended; listeners are told. A woken run with nothing new parks again after one claim.
+   * Returns how many waiting rows were woken.
+   */
+  int wakeWaiting();
+
+  /**
    * An optional capability: a listener told when a run may have become claimable (PostgreSQL's
    * {@code LISTEN ratchet_runnable}). Empty when the store offers none: callers poll. A wake-up is
    * a hint that a claim may succeed, never a claim.

@@ -27,6 +27,19 @@ class CoreArchitectureTest {
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
           .importPackages("dev.ratchet");
 
+  /**
+   * ADR 0110 (core writes it itself, as the testkit depends on core): core depends on no other
+   * module, so neither on the command line nor on any other module's internal package.
+   */
+  @Test
+  void coreKnowsNoCommandLineAndNoOtherModulesInternals() {
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.ratchet.cli..", "dev.ratchet.ops..", "dev.ratchet.*.internal..")
+        .check(CORE);
+  }
+
   @Test
   void coreImportsNeitherJdbcNorHttp() {
     noClasses()

@@ -152,6 +152,22 @@ final class InMemorySchedule {
     }
   }
 
+  /** Every waiting row becomes runnable; every row not ended counts a nudge. */
+  int wakeWaiting() {
+    int woken = 0;
+    for (Row r : rows.values()) {
+      if (r.state.equals("ended")) {
+        continue;
+      }
+      if (r.state.equals("waiting")) {
+        r.state = "runnable";
+        woken++;
+      }
+      r.nudges++;
+    }
+    return woken;
+  }
+
   private List<Row> matching(Claim claim) {
     return matching(claim.taskId(), claim.runId());
   }

@@ -356,6 +356,14 @@ public final class InMemoryStore implements CheckpointStore, SchedulingStore {
   }
 
   @Override
+  public synchronized int wakeWaiting() {
+    requireAvailable();
+    int woken = schedule.wakeWaiting();
+    wakeups.wake();
+    return woken;
+  }
+
+  @Override
   public Optional<RunnableListener> listen() {
     requireAvailable();
     return Optional.of(wakeups.listener());

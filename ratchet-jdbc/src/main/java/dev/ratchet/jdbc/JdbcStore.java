@@ -2,11 +2,13 @@ package dev.ratchet.jdbc;
 
 import dev.ratchet.jdbc.internal.Committer;
 import dev.ratchet.jdbc.internal.GroupCommitter;
+import dev.ratchet.jdbc.internal.Holdings;
 import dev.ratchet.jdbc.internal.Loader;
 import dev.ratchet.jdbc.internal.Schedule;
 import dev.ratchet.jdbc.internal.Side;
 import dev.ratchet.jdbc.internal.Submissions;
 import dev.ratchet.jdbc.internal.Tables;
+import dev.ratchet.jdbc.internal.Wakes;
 import dev.ratchet.json.Text;
 import dev.ratchet.schedule.Claim;
 import dev.ratchet.schedule.RunnableListener;
@@ -270,6 +272,15 @@ public final class JdbcStore implements CheckpointStore, SchedulingStore {
         });
   }
 
+  /**
+   * {@inheritDoc} On PostgreSQL through {@code ratchet_wake_waiting}, a function of the operator
+   * and worker roles (ADR 0053).
+   */
+  @Override
+  public int wakeWaiting() {
+    return marks.write("waking waiting runs", c -> Wakes.wakeWaiting(marks, c));
+  }
+
   // ---- leases (D8): judged on the injected clock (SQLite) or the database clock (PostgreSQL) ----
 
   @Override
@@ -323,6 +334,24 @@ public final class JdbcStore implements CheckpointStore, SchedulingStore {
           Tables.check(c, fence, marks.now(c));
           return null;
         });
+  }
+
+  // ---- what a store over several databases asks of each (issue 44, ShardedStore) ----
+
+  /** True when this database holds the run: its lease, its mark or its scheduling row. */
+  public boolean holds(String runId) {
+    Text.require("run_id", runId);
+    return marks.read("finding a run's database", c -> Holdings.holds(c, runId));
+  }
+
+  /**
+   * When the oldest claimable row was last touched, on the store's clock; empty when nothing is
+   * claimable. A read: what a claim across databases uses to go to the longest-waiting run first.
+   */
+  public Optional<Instant> oldestClaimable() {
+    return marks
+        .read("reading the oldest claimable row", c -> Holdings.oldestClaimable(marks, c))
+        .map(Instant::ofEpochMilli);
   }
 
   /** Stops the group-commit writer (failing what is still queued) and closes every connection. */

@@ -95,6 +95,12 @@ final class PinnedStore extends ForwardingCheckpointStore implements SchedulingS
   }
 
   @Override
+  public int wakeWaiting() {
+    sync.run();
+    return store.wakeWaiting();
+  }
+
+  @Override
   public Optional<RunnableListener> listen() {
     return store.listen();
   }

@@ -377,9 +377,15 @@ class PostgresRolesTest {
             "ratchet_prune_content",
             "ratchet_put_content",
             "ratchet_release",
-            "ratchet_renew");
+            "ratchet_renew",
+            "ratchet_wake_waiting");
     assertThat(functions(Postgres.OPERATOR))
-        .containsExactly("ratchet_deliver", "ratchet_now_ms", "ratchet_schedule", "ratchet_submit");
+        .containsExactly(
+            "ratchet_deliver",
+            "ratchet_now_ms",
+            "ratchet_schedule",
+            "ratchet_submit",
+            "ratchet_wake_waiting");
     assertThat(functions(Postgres.INSPECTOR)).containsExactly("ratchet_now_ms");
   }
 

@@ -250,4 +250,60 @@ public abstract class SchedulingStoreContract extends SchedulingRowsContract {
     assertThat(store.submission("task-2", "run-x")).isEmpty();
     assertThat(store.submission(TASK, "run-s")).contains(s);
   }
+
+  @Test
+  void wakeWaitingMakesEveryWaitingRunClaimableAndLeavesEndedRowsEnded() {
+    // Named in claim order (least recently touched, then by id): the last one is never claimed.
+    for (String run : List.of("run-a-inbox", "run-b-timer", "run-c-ended", "run-d-fresh")) {
+      store.schedule(TASK, run, DRIVER, "ref");
+    }
+    for (int i = 0; i < 3; i++) {
+      Claim c = claim("w1");
+      switch (c.runId()) {
+        case "run-a-inbox" -> assertThat(store.park(c, c.lease(), null)).isTrue();
+        case "run-b-timer" ->
+            assertThat(store.park(c, c.lease(), START.plus(java.time.Duration.ofDays(7)))).isTrue();
+        default -> store.finish(c, c.lease());
+      }
+      store.release(c.lease());
+    }
+    assertThat(store.scheduled())
+        .extracting(
+            dev.ratchet.schedule.ScheduledRun::runId, dev.ratchet.schedule.ScheduledRun::state)
+        .contains(
+            org.assertj.core.groups.Tuple.tuple("run-a-inbox", "waiting"),
+            org.assertj.core.groups.Tuple.tuple("run-b-timer", "waiting"),
+            org.assertj.core.groups.Tuple.tuple("run-c-ended", "ended"));
+    Claim fresh = claim("w1");
+    assertThat(fresh.runId()).isEqualTo("run-d-fresh");
+    store.finish(fresh, fresh.lease());
+    store.release(fresh.lease());
+    assertThat(store.claim("w1", TTL)).as("the rest wait or ended").isEmpty();
+
+    assertThat(store.wakeWaiting()).as("the two waiting rows").isEqualTo(2);
+
+    List<String> woken = new ArrayList<>();
+    for (Optional<Claim> c = store.claim("w2", TTL); c.isPresent(); c = store.claim("w2", TTL)) {
+      woken.add(c.get().runId());
+    }
+    assertThat(woken)
+        .as("every waiting run, with no delivery and no time passing; never an ended one")
+        .containsExactlyInAnyOrder("run-a-inbox", "run-b-timer");
+    assertThat(store.wakeWaiting()).as("nothing waits any more").isZero();
+  }
+
+  @Test
+  void aWakeWhileAWorkerDecidesToWaitKeepsTheRunRunnable() {
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    Claim c = claim("w1");
+    start("run-a", c.lease());
+    assertThat(store.wakeWaiting()).as("the row is runnable, not waiting").isZero();
+    assertThat(store.park(c, c.lease(), null))
+        .as("judged before the wake (under the old trust root): it loses to the wake")
+        .isFalse();
+    store.release(c.lease());
+    Claim again = claim("w2");
+    assertThat(again.runId()).isEqualTo("run-a");
+    assertThat(again.nudges()).isEqualTo(c.nudges() + 1);
+  }
 }

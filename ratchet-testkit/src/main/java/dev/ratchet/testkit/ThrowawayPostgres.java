@@ -59,9 +59,15 @@ public final class ThrowawayPostgres implements AutoCloseable {
 
   /** Creates and starts a cluster in a fresh temporary directory. */
   public static ThrowawayPostgres start(Path bin) throws IOException, InterruptedException {
+    return start(bin, freePort());
+  }
+
+  /** As {@link #start(Path)}, on {@code port} (a range a test was given, not a random one). */
+  public static ThrowawayPostgres start(Path bin, int port)
+      throws IOException, InterruptedException {
     boolean root = "root".equals(System.getProperty("user.name"));
     Path dir = Files.createTempDirectory("ratchet-pg-cluster");
-    ThrowawayPostgres c = new ThrowawayPostgres(bin, dir, freePort(), root);
+    ThrowawayPostgres c = new ThrowawayPostgres(bin, dir, port, root);
     try {
       if (root) {
         c.run(List.of("chown", "postgres:postgres", dir.toString()), false);

@@ -11,4 +11,14 @@ import dev.ratchet.schedule.Claim;
 public interface RunOpener {
   /** The recovered run and its task; the worker closes the run (releasing the lease). */
   DriveContext open(Claim claim, java.util.function.BooleanSupplier draining);
+
+  /**
+   * Called before each claim attempt, idle ones included: true when what the host judges runs by
+   * has changed since the last call (a trust root reloaded), so a run that waits on a decision it
+   * refused may now go on; the worker then wakes every waiting run ({@link
+   * dev.ratchet.schedule.SchedulingStore#wakeWaiting}, ADR 0053). By default nothing changes.
+   */
+  default boolean judgementChanged() {
+    return false;
+  }
 }

@@ -53,6 +53,7 @@ public final class Worker {
   private final AtomicLong claims = new AtomicLong();
   private final ScheduledExecutorService renewals;
   private final Wakeups wakeups;
+  private final WorkerEvents events;
 
   public Worker(
       SchedulingStore store,
@@ -61,6 +62,19 @@ public final class Worker {
       Map<String, Driver> drivers,
       WorkerOptions options,
       Consumer<String> log) {
+    this(store, clock, opener, drivers, options, log, WorkerEvents.NONE);
+  }
+
+  /** As above, reporting worker-level metrics to {@code events} (issue 39). */
+  public Worker(
+      SchedulingStore store,
+      MonotonicClock clock,
+      RunOpener opener,
+      Map<String, Driver> drivers,
+      WorkerOptions options,
+      Consumer<String> log,
+      WorkerEvents events) {
+    this.events = Objects.requireNonNull(events, "events");
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.opener = Objects.requireNonNull(opener, "opener");
@@ -88,6 +102,7 @@ public final class Worker {
 
   /** Asks every loop to stop after the claim in hand. */
   public void stop() {
+    events.draining();
     stopping.set(true);
     stopped.countDown();
     wakeups.wake();
@@ -177,13 +192,28 @@ public final class Worker {
 
   /** Claims and drives one run; false when nothing was claimable. */
   public boolean step() {
+    if (opener.judgementChanged()) {
+      // Runs parked on a decision refused under the old trust root are judged again (ADR 0053).
+      int woken = store.wakeWaiting();
+      events.trustReloaded(woken);
+      say("woke " + woken + " waiting run(s) after a trust change");
+    }
     long sent = clock.nanos();
-    Optional<Claim> got = store.claim(options.owner(), options.leaseTtl());
+    Optional<Claim> got;
+    try {
+      got = store.claim(options.owner(), options.leaseTtl());
+    } catch (RuntimeException e) {
+      events.claimAttempt("error", Duration.ofNanos(clock.nanos() - sent));
+      throw e;
+    }
+    events.claimAttempt(
+        got.isEmpty() ? "empty" : "claimed", Duration.ofNanos(clock.nanos() - sent));
     if (got.isEmpty()) {
       return false;
     }
     Claim claim = got.get();
     claims.incrementAndGet();
+    events.inFlight(1);
     say(
         "claimed run "
             + claim.runId()
@@ -195,12 +225,18 @@ public final class Worker {
             + claim.lease().version()
             + ")");
     LeaseKeeper keeper =
-        new LeaseKeeper(renewals, store, claim.lease(), options.leaseTtl(), clock, sent, this::say);
+        new LeaseKeeper(
+            renewals, store, claim.lease(), options.leaseTtl(), clock, sent, this::say, events);
     try {
-      drive(claim, keeper);
+      events.driven(drive(claim, keeper));
     } catch (RatchetException e) {
+      events.driven("error");
       sayRun(claim, e.code() + ": " + e.getMessage());
+    } catch (RuntimeException e) {
+      events.driven("error");
+      throw e;
     } finally {
+      events.inFlight(-1);
       keeper.close();
       store.release(claim.lease()); // a no-op when the run already released it, or lost it
       say("released run " + claim.runId());
@@ -208,13 +244,14 @@ public final class Worker {
     return true;
   }
 
-  private void drive(Claim claim, LeaseKeeper keeper) {
+  /** Drives one claim; how it ended, as {@link WorkerEvents#driven} names it. */
+  private String drive(Claim claim, LeaseKeeper keeper) {
     Driver driver = drivers.get(claim.driver());
     if (driver == null) {
       // No thread here can move it: park it until someone delivers or a worker with it claims.
       store.park(claim, claim.lease(), null);
       sayRun(claim, "no driver named '" + claim.driver() + "' here; parked");
-      return;
+      return "no_driver";
     }
     DriveContext ctx;
     try {
@@ -223,7 +260,7 @@ public final class Worker {
       // Never started or resumed: end the row so no worker claims it again (ADR 0061).
       store.finish(claim, claim.lease());
       sayRun(claim, "refused, not started: " + e.code() + ": " + e.getMessage());
-      return;
+      return "refused";
     }
     // Closed in reverse order: renewals stop before the run releases its lease.
     try (Run run = ctx.run();
@@ -232,7 +269,7 @@ public final class Worker {
       if (renewing.lost()) {
         // Never act after losing the lease: the row is left for whoever holds the run now.
         sayRun(claim, "stopped: the lease was lost (" + r.reason() + ")");
-        return;
+        return "lease_lost";
       }
       run.flush(); // D22: receipts durable before the run is finished, parked or yielded
       Lease lease = run.lease();
@@ -247,7 +284,9 @@ public final class Worker {
           // left runnable: the next claim goes on
         }
       }
-      sayRun(claim, r.kind().name().toLowerCase(Locale.ROOT) + " (" + r.reason() + ")");
+      String result = r.kind().name().toLowerCase(Locale.ROOT);
+      sayRun(claim, result + " (" + r.reason() + ")");
+      return result;
     }
   }
 

@@ -201,4 +201,58 @@ class WorkerLoopTest {
       Thread.currentThread().interrupt();
     }
   }
+
+  /**
+   * ADR 0053: a run parked with no wake-up time stays parked until the opener reports that what it
+   * judges runs by changed (a trust root reloaded); the worker then wakes every waiting run before
+   * its next claim and drives the parked run again, with no delivery and no resume.
+   */
+  @Test
+  void aParkedRunIsDrivenAgainWhenTheOpenerReportsAChangeAndNotBefore() throws Exception {
+    try (WorkerFixture fx = new WorkerFixture(TTL)) {
+      fx.store.schedule(fx.task.taskId(), "r1", "judge", "ref");
+      AtomicBoolean trusted = new AtomicBoolean();
+      AtomicBoolean changed = new AtomicBoolean();
+      RunOpener base = fx.opener();
+      RunOpener opener =
+          new RunOpener() {
+            @Override
+            public DriveContext open(
+                dev.ratchet.schedule.Claim claim, java.util.function.BooleanSupplier draining) {
+              return base.open(claim, draining);
+            }
+
+            @Override
+            public boolean judgementChanged() {
+              return changed.getAndSet(false);
+            }
+          };
+      // A worker with --once per pass: each stops once nothing is claimable.
+      java.util.function.Supplier<Worker> once =
+          () ->
+              new Worker(
+                  fx.store,
+                  dev.ratchet.seam.Seams.systemMonotonic(),
+                  opener,
+                  Map.of(
+                      "judge",
+                      driver(
+                          "judge",
+                          ctx ->
+                              trusted.get()
+                                  ? DriveResult.ended("decision applied")
+                                  : DriveResult.waiting("signer not trusted", null))),
+                  new WorkerOptions("w1", 1, Duration.ofMillis(20), TTL, true),
+                  fx.log::add);
+      assertThat(once.get().run()).as("driven once, then parked").isEqualTo(1);
+      assertThat(once.get().run()).as("still parked").isZero();
+
+      trusted.set(true);
+      changed.set(true);
+      assertThat(once.get().run()).as("woken by the change and driven to its end").isEqualTo(1);
+      assertThat(fx.lines())
+          .contains("worker w1 woke 1 waiting run(s) after a trust change")
+          .contains("worker w1 run r1: ended (decision applied)");
+    }
+  }
 }

@@ -51,17 +51,6 @@ class CliArchitectureTest {
   }
 
   @Test
-  void internalsKnowNothingOfTheCommandsOrPicocli() {
-    noClasses()
-        .that()
-        .resideInAPackage("dev.ratchet.cli.internal..")
-        .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage("dev.ratchet.cli", "picocli..")
-        .check(CLI);
-  }
-
-  @Test
   void clockAndRandomnessComeFromTheServices() {
     ArchRules.timeAndRandomnessOnlyFromTheSeams().check(CLI);
   }

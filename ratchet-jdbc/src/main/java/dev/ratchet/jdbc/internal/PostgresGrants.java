@@ -56,6 +56,7 @@ public final class PostgresGrants {
     out.add("GRANT EXECUTE ON FUNCTION " + s + "." + PostgresSchema.DELIVER_FUNCTION + " TO " + r);
     out.add("GRANT EXECUTE ON FUNCTION " + s + "." + PostgresSchema.SCHEDULE_FUNCTION + " TO " + r);
     out.add("GRANT EXECUTE ON FUNCTION " + s + "." + PostgresSchema.SUBMIT_FUNCTION + " TO " + r);
+    out.add("GRANT EXECUTE ON FUNCTION " + s + "." + PostgresSchema.WAKE_FUNCTION + " TO " + r);
     return out;
   }
 

@@ -36,13 +36,21 @@ final class PostgresSchema {
           "ratchet_finish(text, text, text, bigint, bytea)",
           // version 5 (ADR 0043): a whole commit in one call
           "ratchet_commit(text, text, text, bigint, text, text, text, bigint, bytea, integer,"
-              + " text[], bigint[], text[], text[], text[], text[])");
+              + " text[], bigint[], text[], text[], text[], text[])",
+          // ADR 0053 (issue 39): a worker that reloads a changed trust root wakes waiting runs
+          PostgresSchema.WAKE_FUNCTION);
 
   /** The operator's enqueue (version 4, ADR 0060): a scheduling row for a submitted run. */
   static final String SCHEDULE_FUNCTION = "ratchet_schedule(text, text, text, text)";
 
   /** The operator's submit (version 6, ADR 0061): a signed task stored and scheduled. */
   static final String SUBMIT_FUNCTION = "ratchet_submit(text, text, text, text)";
+
+  /**
+   * Wakes every waiting run (ADR 0053, issue 39): the operator's after {@code keys trust}, the
+   * worker's after it reloads a changed trust root.
+   */
+  static final String WAKE_FUNCTION = "ratchet_wake_waiting()";
 
   /** The operator's one write (D21): an inbox item, shape-checked, with a notification. */
   static final String DELIVER_FUNCTION = "ratchet_deliver(text, text, text, text, text)";

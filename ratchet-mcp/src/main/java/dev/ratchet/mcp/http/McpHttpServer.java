@@ -23,20 +23,25 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * One long-lived streamable-HTTP MCP server for many runs (ADR 0081): each run has its own endpoint
  * {@code /runs/<run-id>/mcp} and its own SDK transport, so a session opened there is bound to that
  * run for its life and can never reach another. Every request is authenticated by {@link
- * BearerFilter} before the SDK reads it. Binds to a loopback address only: the server speaks plain
- * HTTP, and a bearer token must not cross a network in clear text.
+ * BearerFilter} before the SDK reads it. Plain HTTP binds to a loopback address only (a bearer
+ * token must not cross a network in clear text); with TLS it may bind any address of the host.
  */
 public final class McpHttpServer implements AutoCloseable {
   private final Server server;
@@ -44,6 +49,7 @@ public final class McpHttpServer implements AutoCloseable {
   private final String host;
   private final McpTokens tokens;
   private final String version;
+  private final String scheme;
   private final Map<String, McpToolServer> runs = new LinkedHashMap<>();
   private final List<McpSyncServer> served = new ArrayList<>();
   private URI base;
@@ -53,7 +59,17 @@ public final class McpHttpServer implements AutoCloseable {
    * @param port the port, 0 for any free one
    */
   public McpHttpServer(String host, int port, McpTokens tokens, String version) {
-    requireLoopback(host);
+    this(host, port, tokens, version, null);
+  }
+
+  /**
+   * @param host a loopback address or name; with {@code tls}, any address of this host
+   * @param tls the server's TLS context ({@link McpTls}), or null for plain HTTP on loopback
+   */
+  public McpHttpServer(String host, int port, McpTokens tokens, String version, SSLContext tls) {
+    if (tls == null) {
+      requireLoopback(host);
+    }
     if (port < 0 || port > 65535) {
       throw RatchetException.contract("--http: port " + port + " is not in 0-65535");
     }
@@ -64,7 +80,23 @@ public final class McpHttpServer implements AutoCloseable {
     HttpConfiguration http = new HttpConfiguration();
     // No "Server: Jetty(version)" header: nothing for a scanner to match against advisories.
     http.setSendServerVersion(false);
-    this.connector = new ServerConnector(server, new HttpConnectionFactory(http));
+    this.scheme = tls == null ? "http" : "https";
+    if (tls == null) {
+      this.connector = new ServerConnector(server, new HttpConnectionFactory(http));
+    } else {
+      SslContextFactory.Server ssl = new SslContextFactory.Server();
+      ssl.setSslContext(tls);
+      SecureRequestCustomizer secure = new SecureRequestCustomizer();
+      // Clients reach the server by an address as often as by a name: the certificate is checked
+      // by the client, not matched against SNI here.
+      secure.setSniHostCheck(false);
+      http.addCustomizer(secure);
+      this.connector =
+          new ServerConnector(
+              server,
+              new SslConnectionFactory(ssl, HttpVersion.HTTP_1_1.asString()),
+              new HttpConnectionFactory(http));
+    }
     connector.setHost(host);
     connector.setPort(port);
     server.addConnector(connector);
@@ -83,7 +115,7 @@ public final class McpHttpServer implements AutoCloseable {
     try {
       connector.open();
       String h = host.contains(":") ? "[" + host + "]" : host;
-      base = URI.create("http://" + h + ":" + connector.getLocalPort() + "/");
+      base = URI.create(scheme + "://" + h + ":" + connector.getLocalPort() + "/");
       ServletContextHandler ctx = new ServletContextHandler();
       ctx.setContextPath("/");
       DefaultServerTransportSecurityValidator validator =
@@ -167,8 +199,9 @@ public final class McpHttpServer implements AutoCloseable {
           throw RatchetException.contract(
               "--http: "
                   + host
-                  + " is not a loopback address; the server speaks plain HTTP and binds to"
-                  + " loopback only (put a TLS-terminating proxy in front to reach it remotely)");
+                  + " is not a loopback address; without TLS the server binds to loopback only"
+                  + " (give --tls-keystore and --tls-password-file, or put a TLS-terminating"
+                  + " proxy in front, to reach it remotely)");
         }
       }
     } catch (UnknownHostException e) {

@@ -44,14 +44,25 @@ public final class ModernProtocol {
           McpSyncTool.of(
               definition,
               (ctx, request) -> {
-                McpSchema.CallToolResult result =
-                    tools.call(
-                        McpSchema.CallToolRequest.builder(request.name())
-                            .arguments(request.arguments() == null ? Map.of() : request.arguments())
-                            .build());
-                return McpSyncResponse.result(
-                    json.convertValue(
-                        result, io.modelcontextprotocol.modern.McpSchema.CallToolResult.class));
+                McpSchema.CallToolRequest call =
+                    McpSchema.CallToolRequest.builder(request.name())
+                        .arguments(request.arguments() == null ? Map.of() : request.arguments())
+                        .build();
+                boolean tasks = TasksFeature.declaresTasks(ctx.clientCapabilities());
+                if (ctx.progressToken() == null) {
+                  return McpSyncResponse.result(answer(tools, json, call, ctx, tasks, null));
+                }
+                // The client asked for progress: the answer streams, with a report every second
+                // while the call waits (queued behind another call of the run, or running).
+                return McpSyncResponse.streaming(
+                    notifier ->
+                        answer(
+                            tools,
+                            json,
+                            call,
+                            ctx,
+                            tasks,
+                            (ticks, message) -> notifier.progress(ticks, null, message)));
               }));
     }
     List<io.modelcontextprotocol.modern.McpSchema.Tool> listed = new ArrayList<>();
@@ -79,6 +90,7 @@ public final class ModernProtocol {
             .jsonMapper(json)
             .instructions(McpToolServer.INSTRUCTIONS)
             .feature(ToolsFeature.ofSync(repository))
+            .feature(new TasksFeature(tools))
             .build();
     return HttpServletMcpTransport.builder(server)
         .jsonMapper(json)
@@ -86,6 +98,31 @@ public final class ModernProtocol {
         .httpHeaderValidator(validator)
         .contextExtractor(context)
         .build();
+  }
+
+  /**
+   * One call's answer: for a client that declared the tasks extension on the request, a durable
+   * task for an approval-gated write (ADR 0082); otherwise the tool result.
+   */
+  private static io.modelcontextprotocol.modern.McpSchema.CallToolOutcome answer(
+      McpToolServer tools,
+      McpJsonMapper json,
+      McpSchema.CallToolRequest call,
+      io.modelcontextprotocol.modern.server.McpRequestContext ctx,
+      boolean tasks,
+      McpToolServer.Progress progress) {
+    McpSchema.CallToolResult result;
+    if (tasks) {
+      Tasks.Answer a =
+          tools.callForTask(call, TasksFeature.client(ctx), progress, McpToolServer.PROGRESS_EVERY);
+      if (a.task() != null) {
+        return new TaskResult(a.task().wire(json, "task"));
+      }
+      result = a.result();
+    } else {
+      result = tools.call(call, TasksFeature.client(ctx), progress, McpToolServer.PROGRESS_EVERY);
+    }
+    return json.convertValue(result, io.modelcontextprotocol.modern.McpSchema.CallToolResult.class);
   }
 
   /** Whether a request speaks the newer revision (its header says so; older clients never do). */

@@ -67,9 +67,8 @@ final class Results {
             .put("run_id", settings.runId())
             .put("approve_command", command)
             .put("detail", why);
-    String link = null;
-    if (settings.consoleUrl() != null) {
-      link = settings.consoleUrl().replaceAll("/+$", "") + "/runs/" + settings.runId() + "/approve";
+    String link = approvalPage();
+    if (link != null) {
       b.put("console_url", link);
     }
     JsonObject s = b.build();
@@ -89,6 +88,18 @@ final class Results {
         .structuredContent(json.toMap(s))
         .isError(false)
         .build();
+  }
+
+  /** The command an operator runs to approve a waiting write. */
+  String approveCommand() {
+    return settings.approveCommand();
+  }
+
+  /** The console's approval page of the run, or null without a console. */
+  String approvalPage() {
+    return settings.consoleUrl() == null
+        ? null
+        : settings.consoleUrl().replaceAll("/+$", "") + "/runs/" + settings.runId() + "/approve";
   }
 
   /** A refusal as a tool error: the Ratchet code, its message, and what the model can do. */

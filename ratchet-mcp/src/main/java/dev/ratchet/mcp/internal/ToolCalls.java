@@ -36,13 +36,13 @@ import java.util.regex.Pattern;
 public final class ToolCalls {
   static final String CAUSE_KIND = "mcp_tools_call";
   private static final Pattern CALL_ID = Pattern.compile(Schemas.CALL_ID_PATTERN);
-  private static final String ACTION_PREFIX = "mcp-";
+  static final String ACTION_PREFIX = "mcp-";
 
   private final RunAccess access;
   private final EnvironmentAdapter adapter;
   private final Map<String, ToolCatalog.Entry> tools;
   private final JsonBridge json;
-  private final Results results;
+  final Results results;
   private final Entropy entropy;
 
   public ToolCalls(
@@ -65,6 +65,15 @@ public final class ToolCalls {
 
   /** Handles one call; a refusal becomes a tool error, a lapsed lease a resume and one retry. */
   public McpSchema.CallToolResult call(McpSchema.CallToolRequest request) {
+    return call(request, null);
+  }
+
+  /**
+   * {@link #call(McpSchema.CallToolRequest)}, adding the members of {@code extra} (the
+   * authenticated client's name; a durable task, ADR 0082) to the cause committed with the call's
+   * action, so they are in the run's signed record. Null: nothing added.
+   */
+  public McpSchema.CallToolResult call(McpSchema.CallToolRequest request, JsonObject extra) {
     ToolCatalog.Entry entry = tools.get(request.name());
     if (entry == null) {
       throw new IllegalArgumentException("unknown tool: " + request.name());
@@ -74,23 +83,29 @@ public final class ToolCalls {
       JsonObject all = json.toRatchet(request.arguments(), "arguments");
       callId = entry.write() ? callId(all) : null;
       try {
-        return dispatch(entry, all, callId);
+        return dispatch(entry, all, callId, extra);
       } catch (RatchetException e) {
         if (e.code() != ErrorCode.FENCED) {
           throw e;
         }
         // An idle server's lease lapsed: resume (recovery reconciles anything in flight), retry.
         access.reacquire();
-        return dispatch(entry, all, callId);
+        return dispatch(entry, all, callId, extra);
       }
     } catch (RatchetException e) {
       return results.error(e, callId);
     }
   }
 
-  private McpSchema.CallToolResult dispatch(ToolCatalog.Entry e, JsonObject all, String callId) {
+  private McpSchema.CallToolResult dispatch(
+      ToolCatalog.Entry e, JsonObject all, String callId, JsonObject extra) {
     Run run = access.current();
     JsonObject body = causeBody(e.tool().name(), all);
+    if (extra != null) {
+      for (Map.Entry<String, JsonValue> m : extra.members().entrySet()) {
+        body = body.with(m.getKey(), m.getValue());
+      }
+    }
     RunState s = run.state();
     if (s.phase().terminal()) {
       throw new RatchetException(
@@ -196,7 +211,7 @@ public final class ToolCalls {
    * is answered from the adapter's receipt under the key the run minted, checked against the intent
    * the run committed; a refused one is refused again.
    */
-  private McpSchema.CallToolResult earlierOutcome(Run run, String callId, String actionId) {
+  McpSchema.CallToolResult earlierOutcome(Run run, String callId, String actionId) {
     List<TraceEvent> events =
         run.trace().stream().filter(t -> actionId.equals(t.actionId())).toList();
     TraceEvent accepted =
@@ -268,6 +283,11 @@ public final class ToolCalls {
               + " with other arguments: a retry must repeat them exactly; a different write needs"
               + " a new call_id");
     }
+  }
+
+  /** The cause members naming an authenticated client, or null when there is none (stdio). */
+  public static JsonObject client(String name) {
+    return name == null ? null : JsonObject.builder().put("client", name).build();
   }
 
   private static String callId(JsonObject all) {

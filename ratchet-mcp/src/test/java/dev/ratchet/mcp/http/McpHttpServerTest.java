@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ratchet.Run;
-import dev.ratchet.error.RatchetException;
 import dev.ratchet.mcp.McpToolServer;
 import dev.ratchet.mcp.RunAccess;
 import dev.ratchet.mcp.ServerSettings;
@@ -38,6 +37,10 @@ class McpHttpServerTest {
   private McpToolServer tools;
   private final CountDownLatch inEffect = new CountDownLatch(1);
   private final CountDownLatch release = new CountDownLatch(1);
+  private RuntimeFixture f;
+  private InMemoryWorkspace ws;
+  private String token;
+  private Run run;
 
   @AfterEach
   void tearDown() {
@@ -79,11 +82,11 @@ class McpHttpServerTest {
     return b.build();
   }
 
-  @Test
-  void aCallQueuedBehindAnotherReportsProgressOnlyToAClientThatAskedForIt() throws Exception {
-    RuntimeFixture f = RuntimeFixture.inMemory(41);
+  /** The run-1 server over an in-memory run whose first write is held inside its effect. */
+  private URI serve() {
+    f = RuntimeFixture.inMemory(41);
     TaskSpec task = f.task();
-    InMemoryWorkspace ws = f.workspace();
+    ws = f.workspace();
     ws.crashSeam(
         point -> {
           // The first write holds the run's thread inside its effect until the test lets go.
@@ -96,19 +99,8 @@ class McpHttpServerTest {
             }
           }
         });
-    Run run = f.ratchet("mcp-test").start(task, "run-1", ws);
-    RunAccess access =
-        new RunAccess() {
-          @Override
-          public Run current() {
-            return run;
-          }
-
-          @Override
-          public Run reacquire() {
-            throw RatchetException.contract("no second lease in this test");
-          }
-        };
+    run = f.ratchet("mcp-test").start(task, "run-1", ws);
+    RunAccess access = new HeldRun(run);
     tools =
         new McpToolServer(
             access,
@@ -117,10 +109,14 @@ class McpHttpServerTest {
             new ServerSettings("run-1", "ratchet approve run-1 --approver NAME", null, false),
             f.entropy);
     McpTokens tokens = new McpTokens(dir.resolve("mcp-tokens"));
-    String token = tokens.issue("agent", List.of("run-1"), f.entropy, Instant.EPOCH);
+    token = tokens.issue("agent", List.of("run-1"), f.entropy, Instant.EPOCH);
     http = new McpHttpServer("127.0.0.1", 0, tokens, "test").mount("run-1", tools);
-    URI base = http.start();
+    return http.start();
+  }
 
+  @Test
+  void aCallQueuedBehindAnotherReportsProgressOnlyToAClientThatAskedForIt() throws Exception {
+    URI base = serve();
     List<McpSchema.ProgressNotification> quiet = new CopyOnWriteArrayList<>();
     List<McpSchema.ProgressNotification> asked = new CopyOnWriteArrayList<>();
     McpSyncClient first = client(base, token, quiet);
@@ -145,6 +141,64 @@ class McpHttpServerTest {
     assertThat(asked.get(0).message()).contains("waiting for another call of run run-1");
     assertThat(asked).extracting(McpSchema.ProgressNotification::progress).isSorted();
     assertThat(quiet).as("a call without a progress token gets none").isEmpty();
+    assertThat(ws.ledger()).hasSize(2);
+    // Each call's committed cause names the client its bearer token was issued to.
+    assertThat(run.cause("mcp-w-2").orElseThrow().body().get("client"))
+        .contains(new dev.ratchet.json.JsonString("agent"));
+  }
+
+  /**
+   * A client of protocol 2026-07-28 (the SDK's newer client) that asks for progress gets it while
+   * its call waits behind another one of the run; the answer streams, then the call completes.
+   */
+  @Test
+  void aModernClientsQueuedCallReportsProgress() throws Exception {
+    URI base = serve();
+    McpSyncClient first = client(base, token, new CopyOnWriteArrayList<>());
+    CompletableFuture<McpSchema.CallToolResult> held =
+        CompletableFuture.supplyAsync(() -> first.callTool(write("w-1", "app.py", null)));
+    assertThat(inEffect.await(30, TimeUnit.SECONDS)).isTrue();
+
+    JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+    io.modelcontextprotocol.modern.client.McpSyncClient modern =
+        io.modelcontextprotocol.modern.client.McpClient.sync(
+                io.modelcontextprotocol.modern.client.transport.HttpClientMcpTransport.builder(
+                        base.resolve("runs/run-1/mcp"))
+                    .jsonMapper(json)
+                    .requestCustomizer(
+                        io.modelcontextprotocol.modern.client.transport.McpHttpRequestCustomizer
+                            .fromSync(
+                                (request, headers, context) ->
+                                    headers.set("Authorization", "Bearer " + token)))
+                    .build())
+            .jsonMapper(json)
+            .clientInfo(
+                io.modelcontextprotocol.modern.McpSchema.Implementation.builder("modern", "1")
+                    .build())
+            .callTimeout(Duration.ofSeconds(30))
+            .build();
+    List<io.modelcontextprotocol.modern.McpSchema.ProgressParams> reports =
+        new CopyOnWriteArrayList<>();
+    CompletableFuture<io.modelcontextprotocol.modern.McpSchema.CallToolResult> queued =
+        CompletableFuture.supplyAsync(
+            () ->
+                modern
+                    .tool("write_file")
+                    .arguments(Map.of("call_id", "w-2", "path", "log.txt", "content", "x\n"))
+                    .progress(reports::add)
+                    .call());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (reports.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(queued).isNotDone();
+    release.countDown();
+
+    assertThat(held.get(30, TimeUnit.SECONDS).isError()).isFalse();
+    io.modelcontextprotocol.modern.McpSchema.CallToolResult done = queued.get(30, TimeUnit.SECONDS);
+    assertThat(done.isError()).as("%s", done).isFalse();
+    assertThat(reports).isNotEmpty();
+    assertThat(reports.get(0).message()).contains("waiting for another call of run run-1");
     assertThat(ws.ledger()).hasSize(2);
   }
 }

@@ -30,6 +30,7 @@ public final class LeaseKeeper implements AutoCloseable {
   private final ScheduledFuture<?> task;
   private volatile long validUntil;
   private volatile boolean lost;
+  private final dev.ratchet.worker.WorkerEvents events;
 
   public LeaseKeeper(
       ScheduledExecutorService scheduler,
@@ -38,7 +39,9 @@ public final class LeaseKeeper implements AutoCloseable {
       Duration ttl,
       MonotonicClock clock,
       long claimSentNanos,
-      Consumer<String> log) {
+      Consumer<String> log,
+      dev.ratchet.worker.WorkerEvents events) {
+    this.events = events;
     this.clock = clock;
     this.store = store;
     this.lease = lease;
@@ -58,12 +61,14 @@ public final class LeaseKeeper implements AutoCloseable {
     try {
       store.renew(lease, ttl);
       validUntil = sent + validNanos;
+      events.renewal("ok");
     } catch (RatchetException e) {
       if (e.code() == ErrorCode.FENCED) {
         lose("renewal refused (" + e.getMessage() + ")");
       } else if (clock.nanos() - validUntil >= 0) {
         lose("no renewal within the lease's validity (" + e.code() + ")");
       } else {
+        events.renewal("retried");
         log.accept("run " + lease.runId() + ": renewal failed (" + e.code() + "), retrying");
       }
     } catch (RuntimeException e) {
@@ -73,6 +78,7 @@ public final class LeaseKeeper implements AutoCloseable {
 
   private void lose(String why) {
     lost = true;
+    events.renewal("lost");
     log.accept("run " + lease.runId() + ": lease lost: " + why + "; stopping after this step");
   }
 

@@ -1,6 +1,0 @@
--- SQLite schema, version 13 (issue 43, ADR 0121): no change. PostgreSQL's version 13 starts every
--- lease version at the floor of the cluster's timeline, so a fence is strictly newer after a
--- promotion; a SQLite file is never promoted. The file exists so that one version number names
--- one release on both dialects.
--- Released: never edit this file; add the next version instead.
--- description: no change (PostgreSQL version 13 adds fence epochs)

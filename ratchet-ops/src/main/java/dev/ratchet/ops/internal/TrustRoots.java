@@ -1,0 +1,101 @@
+package dev.ratchet.ops.internal;
+
+import dev.ratchet.ops.KeyConfig;
+import dev.ratchet.ops.Settings;
+import dev.ratchet.sign.Role;
+import dev.ratchet.sign.TrustRoot;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A home's three trust roots (approvers, reviewers, operators), re-readable while a process runs
+ * (issue 39: a long-lived worker notices keys trusted after it started).
+ */
+public final class TrustRoots {
+  private final Settings settings;
+  private volatile TrustRoot approvers;
+  private volatile TrustRoot reviewers;
+  private volatile TrustRoot operators;
+
+  /** The trust directories' listing when the roots were last (re)loaded; empty: never checked. */
+  private String listing = "";
+
+  private TrustRoots(Settings settings) {
+    this.settings = settings;
+    this.approvers = KeyConfig.approvers(settings.approversDir());
+    this.reviewers = KeyConfig.reviewers(settings.reviewersDir());
+    this.operators = KeyConfig.trustRoot(settings, Role.OPERATOR);
+  }
+
+  /** Loads the roots the settings name (a bad key: refused before any store is opened). */
+  public static TrustRoots load(Settings settings) {
+    return new TrustRoots(settings);
+  }
+
+  public TrustRoot approvers() {
+    return approvers;
+  }
+
+  public TrustRoot reviewers() {
+    return reviewers;
+  }
+
+  public TrustRoot operators() {
+    return operators;
+  }
+
+  /** Re-reads the roots; what changed, or null when nothing did. */
+  public synchronized String reload() {
+    // Before each claim, so only a cheap listing unless a trust directory changed.
+    String now = listing();
+    if (now.equals(listing)) {
+      return null;
+    }
+    listing = now;
+    TrustRoot a = KeyConfig.approvers(settings.approversDir());
+    TrustRoot r = KeyConfig.reviewers(settings.reviewersDir());
+    TrustRoot o = KeyConfig.trustRoot(settings, Role.OPERATOR);
+    List<String> changed = new ArrayList<>();
+    if (!a.toString().equals(approvers.toString())) {
+      changed.add(a.toString());
+    }
+    if (!r.toString().equals(reviewers.toString())) {
+      changed.add(r.toString());
+    }
+    if (!o.toString().equals(operators.toString())) {
+      changed.add(o.toString());
+    }
+    approvers = a;
+    reviewers = r;
+    operators = o;
+    return changed.isEmpty() ? null : String.join(", ", changed);
+  }
+
+  /** Every file of the three trust directories with its size and modification time. */
+  private String listing() {
+    StringBuilder b = new StringBuilder();
+    for (Role role : Role.values()) {
+      Path dir = settings.trustDir(role);
+      b.append(dir).append('\n');
+      try (Stream<Path> files = Files.list(dir)) {
+        for (Path f : files.sorted().toList()) {
+          BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
+          b.append(f.getFileName())
+              .append(' ')
+              .append(a.size())
+              .append(' ')
+              .append(a.lastModifiedTime().toMillis())
+              .append('\n');
+        }
+      } catch (IOException e) {
+        b.append("unreadable\n"); // a missing directory: the roots say what that means
+      }
+    }
+    return b.toString();
+  }
+}
