@@ -18,7 +18,8 @@ import java.util.stream.Stream;
  * Entry point of the chaos campaigns:
  *
  * <pre>
- * Campaign crash|tamper|contention|dbfault --seed-from N --trials M --smoke|--full --results DIR
+ * Campaign crash|tamper|contention|dbfault|failover-sync|failover-async --seed-from N --trials M
+ *     --smoke|--full --results DIR
  *     [--canary] [--report FILE]
  * Campaign report --results DIR --out FILE
  * Campaign workers --smoke|--full [--seed S] [--runs R] [--kills K] [--work DIR]
@@ -137,8 +138,8 @@ public final class Campaign {
       trials(args.campaign());
     } catch (IllegalArgumentException e) {
       System.err.println(
-          "usage: Campaign crash|tamper|contention|dbfault --seed-from N --trials M"
-              + " --smoke|--full --results DIR [--canary] [--report FILE]\n"
+          "usage: Campaign crash|tamper|contention|dbfault|failover-sync|failover-async"
+              + " --seed-from N --trials M --smoke|--full --results DIR [--canary] [--report FILE]\n"
               + "       Campaign report --results DIR --out FILE\n"
               + "       Campaign workers|fleet-bench --smoke|--full [options]");
       System.err.println(e.getMessage());
@@ -156,6 +157,8 @@ public final class Campaign {
           (seeds, args, work, done) -> CrashCampaign.run(seeds, args.canary(), work, done);
       case "contention" -> oneAtATime(ContentionCampaign::trial);
       case "dbfault" -> oneAtATime(ContentionCampaign::faultTrial);
+      case "failover-sync" -> oneAtATime(FailoverCampaign::syncTrial);
+      case "failover-async" -> oneAtATime(FailoverCampaign::asyncTrial);
       default -> throw new IllegalArgumentException("unknown campaign: " + campaign);
     };
   }

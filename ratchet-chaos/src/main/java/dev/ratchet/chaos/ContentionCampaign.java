@@ -282,7 +282,7 @@ final class ContentionCampaign {
   }
 
   /** A run committed to by more than one worker was a race; it must have had one winner each. */
-  private static void judgeRaces(Map<String, CommitClaims> claims, Tally t) {
+  static void judgeRaces(Map<String, CommitClaims> claims, Tally t) {
     for (CommitClaims run : claims.values()) {
       if (run.raced()) {
         t.inc("races");
@@ -295,16 +295,29 @@ final class ContentionCampaign {
 
   private static void tallyAndForget(
       ChildJvm w, Tally t, java.util.Set<String> ended, Map<String, CommitClaims> claims) {
-    for (String l : w.seen()) {
+    tally(w.seen(), t, ended, claims, p -> p[1]);
+  }
+
+  /**
+   * Counts a worker's lines; {@code claimsOf} names the claims a {@code STEP} line's generation
+   * belongs to (the run; the failover campaign adds the primary that acknowledged it).
+   */
+  static void tally(
+      List<String> lines,
+      Tally t,
+      java.util.Set<String> ended,
+      Map<String, CommitClaims> claims,
+      java.util.function.Function<String[], String> claimsOf) {
+    for (String l : lines) {
       String[] p = l.split(" ");
       String kind = p[0];
       if (kind.equals("END")) {
         ended.add(p[1]);
       }
-      if (kind.equals("STEP") && p.length == 4) {
+      if (kind.equals("STEP") && p.length >= 4) {
         String earlier =
             claims
-                .computeIfAbsent(p[1], k -> new CommitClaims())
+                .computeIfAbsent(claimsOf.apply(p), k -> new CommitClaims())
                 .claim(Long.parseLong(p[2]), p[3], p[3]);
         if (earlier != null) {
           t.inc("double_claims");

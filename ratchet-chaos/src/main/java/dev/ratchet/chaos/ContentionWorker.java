@@ -35,7 +35,9 @@ import java.util.concurrent.locks.LockSupport;
  * DEADLINE}).
  *
  * <p>Args: {@code seed entropySeed workerId url schema leaseTtlMs stallPercent deadlineMs
- * maxStepsPerVisit canary runsFile}; the runs file holds one {@code runId uri} per line.
+ * maxStepsPerVisit canary runsFile}; the runs file holds one {@code runId uri} per line. {@code
+ * canary} is {@code false}, {@code true} (keys changed per adapter, {@code KeyChangingAdapter}) or
+ * {@code fresh} (a key minted per attempt, {@link FreshKeyCanary}: the failover campaign's).
  */
 public final class ContentionWorker {
   private ContentionWorker() {}
@@ -53,7 +55,7 @@ public final class ContentionWorker {
     int stallPercent = Integer.parseInt(args[6]);
     long deadline = System.nanoTime() + Duration.ofMillis(Long.parseLong(args[7])).toNanos();
     int maxSteps = Integer.parseInt(args[8]);
-    boolean canary = Boolean.parseBoolean(args[9]);
+    String canary = args[9];
     Map<String, URI> runs = new LinkedHashMap<>();
     for (String line : Files.readAllLines(Path.of(args[10]))) {
       String[] p = line.split(" ", 2);
@@ -78,8 +80,10 @@ public final class ContentionWorker {
         }
         String runId = open.get(rnd.nextInt(open.size()));
         EnvironmentAdapter adapter = ChaosLedger.adapter(runs.get(runId));
-        if (canary) {
+        if (canary.equals("true")) {
           adapter = new KeyChangingAdapter(adapter);
+        } else if (canary.equals("fresh")) {
+          adapter = new FreshKeyCanary(adapter);
         }
         if (visit(ratchet, store, task, runId, adapter, ttl, stallPercent, maxSteps, rnd)) {
           done.add(runId);
@@ -88,6 +92,15 @@ public final class ContentionWorker {
       }
     }
     ChaosAgent.say("IDLE");
+  }
+
+  /**
+   * The generation this worker's commit made (two claims of one would be two winners), with the
+   * moment it returned (CLOCK_MONOTONIC, shared by every JVM of the machine), so the failover
+   * campaign can tell which primary acknowledged it.
+   */
+  private static void sayStep(String runId, long generation) {
+    ChaosAgent.say("STEP " + runId + " " + generation + " " + workerId + " " + System.nanoTime());
   }
 
   /** One visit to a run; true when the run is seen to have left RUNNING. */
@@ -108,6 +121,9 @@ public final class ContentionWorker {
       if (run.recovery() != null
           && run.recovery().did() != dev.ratchet.outcome.Recovery.Did.NOTHING) {
         ChaosAgent.say("RECOVERED " + runId + " " + run.recovery().did());
+        sayStep(runId, run.generation()); // recovery committed
+      } else if (!exists) {
+        sayStep(runId, run.generation()); // the start committed the first generation
       }
       int steps = maxSteps <= 0 ? 30 : 1 + rnd.nextInt(maxSteps);
       for (int i = 0; i < steps && run.state().phase() == Phase.RUNNING; i++) {
@@ -119,8 +135,7 @@ public final class ContentionWorker {
         long before = run.generation();
         boolean frozen = !ChaosAgent.step(run, ChaosTasks.Kind.LEDGER);
         if (run.generation() > before) {
-          // The generation this worker's commit made: two claims of one would be two winners.
-          ChaosAgent.say("STEP " + runId + " " + run.generation() + " " + workerId);
+          sayStep(runId, run.generation());
         }
         if (frozen) {
           break;

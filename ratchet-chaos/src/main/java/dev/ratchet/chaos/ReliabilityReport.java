@@ -23,7 +23,8 @@ final class ReliabilityReport {
   /** Where the repository keeps the results of the published sittings (D28). */
   static final String ARCHIVE = "docs/reliability-results";
 
-  private static final List<String> CAMPAIGNS = List.of("crash", "tamper", "contention", "dbfault");
+  private static final List<String> CAMPAIGNS =
+      List.of("crash", "tamper", "contention", "dbfault", "failover-sync", "failover-async");
 
   private ReliabilityReport() {}
 
@@ -66,6 +67,7 @@ final class ReliabilityReport {
     ReportSections.crash(b, all.get(0));
     ReportSections.tamper(b, all.get(1));
     ReportSections.postgres(b, all.get(2), all.get(3));
+    ReportSections.failover(b, all.get(4), all.get(5));
     ReportSections.machine(b);
     sittings(b, dir);
     commands(b, all);

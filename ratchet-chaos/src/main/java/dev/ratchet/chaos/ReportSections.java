@@ -57,6 +57,21 @@ final class ReportSections {
       {lost_runs}**.
       """;
 
+  private static final String FAILOVER =
+      """
+      {trials} trial(s), **{promotions} promotions** (`pg_ctl promote`) after \
+      {kills_primary_sigkill} SIGKILLs of the primary ({replication_cuts} with the standby's WAL \
+      receiver stopped first), {runs} runs on {workers} worker JVMs. Effects counted in the \
+      services' ledgers {effects}, **duplicates {duplicates}**; receipts issued \
+      {receipts_issued}, reconciled {receipts_reconciled}, evidence of a frozen run \
+      {receipts_frozen_with_evidence}, of an intent lost with its generation \
+      {receipts_lost_with_generations}, **lost {lost_receipts}**. **Acknowledged generations \
+      lost {generations_lost}** (in {runs_lost_generations} run-promotions, \
+      {losses_covering_effects} of them covering an effect); completed {completed}, **frozen \
+      {frozen_runs}**, **lost runs {lost_runs}**; races {races}, exactly one winner per \
+      generation and primary in {races_one_winner}.
+      """;
+
   private static final Pattern COUNTER = Pattern.compile("\\{([a-z_.]+)\\}");
 
   private ReportSections() {}
@@ -138,16 +153,46 @@ final class ReportSections {
   static void postgres(
       StringBuilder b, ReliabilityReport.Campaign contention, ReliabilityReport.Campaign fault) {
     b.append("## PostgreSQL: contention and database fault\n\n");
-    for (ReliabilityReport.Campaign c : List.of(contention, fault)) {
+    items(b, List.of(contention, fault), POSTGRES);
+  }
+
+  /** One list item per campaign: its totals in {@code template}, or that it has none. */
+  private static void items(
+      StringBuilder b, List<ReliabilityReport.Campaign> campaigns, String template) {
+    for (ReliabilityReport.Campaign c : campaigns) {
       if (c.trials() == 0) {
         b.append("- `").append(c.name()).append("`: no full-mode trials recorded.\n");
         continue;
       }
       Map<String, Long> v = new HashMap<>(c.totals());
       v.put("trials", c.trials());
-      b.append("- `").append(c.name()).append("`: ").append(fill(POSTGRES, v));
+      b.append("- `").append(c.name()).append("`: ").append(fill(template, v));
     }
     b.append('\n');
+  }
+
+  /** Issue 43: promoted standbys, synchronous and asynchronous (ADRs 0120, 0121). */
+  static void failover(
+      StringBuilder b, ReliabilityReport.Campaign sync, ReliabilityReport.Campaign async) {
+    b.append("## PostgreSQL failover: promoted standbys\n\n");
+    items(b, List.of(sync, async), FAILOVER);
+    boolean syncHolds =
+        sync.get("promotions") >= 50
+            && sync.failed() == 0
+            && sync.get("duplicates") == 0
+            && sync.get("generations_lost") == 0
+            && sync.get("frozen_runs") == 0;
+    boolean asyncHolds =
+        async.get("promotions") >= 50
+            && async.failed() == 0
+            && async.get("duplicates") == 0
+            && async.get("frozen_runs") <= async.get("losses_covering_effects");
+    b.append(syncHolds ? "- met" : "- **not met**")
+        .append(": synchronous, ≥ 50 promotions: no failed trial, duplicate, lost")
+        .append(" acknowledged generation or frozen run\n")
+        .append(asyncHolds ? "- met" : "- **not met**")
+        .append(": asynchronous, ≥ 50 promotions: no failed trial or duplicate; frozen runs at")
+        .append(" most the losses that covered an effect\n\n");
   }
 
   static void machine(StringBuilder b) {

@@ -47,6 +47,17 @@ final class RunVerdict {
   /** The end-of-trial verdict on one run, from the store and the external system's own ledger. */
   static void judge(long seed, JdbcStore store, RunSpec r, Path ledgerDb, Tally t)
       throws SQLException {
+    judge(seed, store, r, ledgerDb, t, false);
+  }
+
+  /**
+   * As above; with {@code lostIntents} (an asynchronous failover lost generations of this run that
+   * covered an effect, ADR 0121) a frozen run may lack a receipt whose intent went with them: it is
+   * counted as {@code receipts_lost_with_generations}, not as a failure.
+   */
+  static void judge(
+      long seed, JdbcStore store, RunSpec r, Path ledgerDb, Tally t, boolean lostIntents)
+      throws SQLException {
     TaskSpec task = r.task();
     Phase phase;
     String reason;
@@ -154,6 +165,8 @@ final class RunVerdict {
         t.inc("receipts_reconciled");
       } else if (phase == Phase.NEEDS_REVIEW && key.equals(evidenceKey)) {
         t.inc("receipts_frozen_with_evidence");
+      } else if (phase == Phase.NEEDS_REVIEW && lostIntents) {
+        t.inc("receipts_lost_with_generations");
       } else {
         t.inc("lost_receipts");
         t.fail(

@@ -68,6 +68,8 @@ class ReliabilityReportTest {
         .contains("crash: seeds [0, 6): ran 3")
         .contains("Under Sittings: each sitting behind these totals, with its commit;")
         .contains("`contention`: no full-mode trials recorded.")
+        .contains("`failover-sync`: no full-mode trials recorded.")
+        .contains("- **not met**: synchronous, ≥ 50 promotions: no failed trial, duplicate, lost")
         .contains("- **not met**: ≥ 10,000 crash trials")
         .contains(
             "- **not met**: SIGKILLs in every crash window of a receipted write (9 of the"

@@ -6,6 +6,7 @@ import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.RunState;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.sign.Hmac;
+import dev.ratchet.sign.KeyRing;
 import dev.ratchet.sign.SecretKey;
 import java.util.HexFormat;
 
@@ -17,13 +18,25 @@ import java.util.HexFormat;
  * and keeps the random keys it always had.
  */
 final class IdempotencyKeys {
-  private static final int SALT_BYTES = 32;
 
   private IdempotencyKeys() {}
 
-  /** A fresh 256-bit salt for a new run, as lowercase hex. */
-  static String newSalt(Entropy entropy) {
-    return HexFormat.of().formatHex(entropy.bytes(SALT_BYTES));
+  /**
+   * A new run's 256-bit salt, as lowercase hex: the MAC, under the runtime's active checkpoint key,
+   * of the run's identity (ADR 0121). A run whose first generation a failover lost is started again
+   * under the same salt, so it mints the keys of the effects it already caused and the adapter's
+   * lookup finds them; a random salt would mint new keys and write again. The purpose field keeps
+   * this MAC apart from every checkpoint's; keys stay unique per run and unpredictable without the
+   * key.
+   */
+  static String saltFor(KeyRing keys, String taskId, String runId) {
+    JsonObject message =
+        JsonObject.builder()
+            .put("purpose", "ratchet.key_salt.v1")
+            .put("task_id", taskId)
+            .put("run_id", runId)
+            .build();
+    return keys.sign(Canonical.bytes(message)).hmacHex();
   }
 
   /** The key for {@code actionId} in {@code state}'s run: 128 bits as 32 lowercase hex. */

@@ -61,7 +61,7 @@ public final class Runs {
             null,
             null,
             empty,
-            IdempotencyKeys.newSalt(ctx.entropy()));
+            IdempotencyKeys.saltFor(ctx.keys(), ctx.task().taskId(), runId));
     Engine engine = new Engine(ctx, lease, 0, initial);
     Engine.Op op = engine.begin();
     op.trace(

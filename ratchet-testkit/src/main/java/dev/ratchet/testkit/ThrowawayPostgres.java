@@ -138,12 +138,26 @@ public final class ThrowawayPostgres implements AutoCloseable {
 
   private void run(List<String> command, boolean asServerUser)
       throws IOException, InterruptedException {
+    exec(command, asServerUser && asPostgres, dir.resolve("commands.log"), this::serverLog);
+  }
+
+  /** What a failed command's message adds after the command's own output. */
+  public interface Context {
+    String text() throws IOException;
+  }
+
+  /**
+   * Runs a server command ({@code runuser -u postgres --} first when {@code asPostgres}), its
+   * output appended to {@code log}; throws, with that log and {@code context}, when it fails or
+   * runs past two minutes. Shared with the failover campaign's clusters (ratchet-chaos).
+   */
+  public static void exec(List<String> command, boolean asPostgres, Path log, Context context)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
-    if (asServerUser && asPostgres) {
+    if (asPostgres) {
       cmd.addAll(List.of("runuser", "-u", "postgres", "--"));
     }
     cmd.addAll(command);
-    Path log = dir.resolve("commands.log");
     Process p =
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)
@@ -152,7 +166,7 @@ public final class ThrowawayPostgres implements AutoCloseable {
     if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
       p.destroyForcibly();
       throw new IllegalStateException(
-          String.join(" ", command) + " failed:\n" + Files.readString(log) + serverLog());
+          String.join(" ", command) + " failed:\n" + Files.readString(log) + context.text());
     }
   }
 
