@@ -43,7 +43,8 @@ class PostgresVersion1UpgradeTest {
       PostgresAccess.grantInspector(old.owner(), Postgres.INSPECTOR);
       PostgresAccess.grantOperator(old.owner(), Postgres.OPERATOR);
       try (Connection c = owner(old)) {
-        assertThat(versions(c)).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        assertThat(versions(c))
+            .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
       }
       old.pinClock();
       try (JdbcStore worker = old.openWorker();
