@@ -195,12 +195,21 @@ final class TraceLength {
     }
   }
 
-  /** Steps of a run, as {@link Driver} numbers them, that {@code outcomeOf} is asked about. */
+  /** Lookups in one timed batch. */
   private static final int OUTCOME_BATCH = 200;
 
   /**
+   * Distinct earlier write steps asked about, spread evenly over the run's history: the same
+   * working set at every length, so the row shows whether a lookup's cost grows with the trace (a
+   * scan) and not how many distinct entries fit in the CPU's caches. A driver asks about the few
+   * actions it is deciding, not about every action of the run at random.
+   */
+  private static final int OUTCOME_SPREAD = 10;
+
+  /**
    * {@code Run.outcomeOf} of earlier write steps (D32), each run's index built untimed first (the
-   * first call after a resume); a sample is a batch of {@value #OUTCOME_BATCH} lookups, per lookup.
+   * first call after a resume); a sample is a batch of {@value #OUTCOME_BATCH} lookups over {@value
+   * #OUTCOME_SPREAD} steps spread from the first to the last, per lookup.
    */
   private void timeOutcomes(
       Map<Integer, Driver> runs, List<Integer> order, int round, Map<Integer, List<Long>> nanos) {
@@ -212,7 +221,8 @@ final class TraceLength {
         long steps = Math.max(1, d.steps());
         Stopwatch batch = Stopwatch.start();
         for (int b = 0; b < OUTCOME_BATCH; b++) {
-          d.outcomeOf(Math.floorMod(31L * (round * 131 + i * OUTCOME_BATCH + b), steps));
+          long nth = Math.floorMod(round * 131L + i * OUTCOME_BATCH + b, OUTCOME_SPREAD);
+          d.outcomeOf(nth * steps / OUTCOME_SPREAD);
         }
         nanos.get(length).add(batch.elapsedNanos() / OUTCOME_BATCH);
       }
@@ -240,9 +250,11 @@ final class TraceLength {
               true,
               String.format(
                   Locale.ROOT,
-                  "median of %d batches of %d lookups of earlier write steps; p90 %s",
+                  "median of %d batches of %d lookups of %d earlier write steps spread over the"
+                      + " run; p90 %s",
                   nanos.get(length).size(),
                   OUTCOME_BATCH,
+                  OUTCOME_SPREAD,
                   ns(Stats.quantile(nanos.get(length), 0.9)))));
     }
     flatness(
