@@ -3,13 +3,17 @@ package dev.ratchet.adapters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.ratchet.adapter.TaskOutline;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
+import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Budgets;
+import dev.ratchet.model.TaskRules;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.testkit.RuntimeFixture;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,6 +82,45 @@ class WholeTaskThroughTheLibraryTest {
   @Test
   void anExpectedFileOutsideTheTargetsIsRefused() {
     refused(task(PERMISSIONS, Set.of("app.py"), "other.py"), "task.verifier.expected_files");
+  }
+
+  @Test
+  void aPlanWhoseExpectedDigestContradictsTheTasksOwnFilesIsRefusedByTheLibrarysRules() {
+    // Ratchet.start takes no plan (an agent proposes step by step); a host with a plan hands it to
+    // the same public rules Ratchet.start runs, and the provider found by ServiceLoader judges it.
+    TaskSpec task = task(PERMISSIONS, Set.of("app.py"), "app.py");
+    JsonObject write =
+        JsonObject.builder()
+            .put("path", "app.py")
+            .put("content", "print(2)\n")
+            .put("expected_sha256", Canonical.sha256Hex("something else\n"))
+            .build();
+    JsonObject read = JsonObject.builder().put("path", "app.py").build();
+    try (WorkspaceAdapter ws = Workspaces.builder(root, Workspaces.clock()).open()) {
+      Throwable t =
+          catchThrowable(
+              () ->
+                  TaskRules.check(
+                      task,
+                      List.of(
+                          new TaskOutline.Step("read_file", read),
+                          new TaskOutline.Step("write_file", write)),
+                      ws.actionSpecs()));
+      assertThat(t).isInstanceOf(RatchetException.class);
+      assertThat(((RatchetException) t).code()).isEqualTo(ErrorCode.CONTRACT);
+      assertThat(t.getMessage())
+          .contains("plan[1].arguments.expected_sha256")
+          .contains(Canonical.sha256Hex("print(1)\n"));
+      // The same plan naming the declared content's digest passes.
+      JsonObject agreeing =
+          JsonObject.builder()
+              .put("path", "app.py")
+              .put("content", "print(2)\n")
+              .put("expected_sha256", Canonical.sha256Hex("print(1)\n"))
+              .build();
+      TaskRules.check(
+          task, List.of(new TaskOutline.Step("write_file", agreeing)), ws.actionSpecs());
+    }
   }
 
   @Test

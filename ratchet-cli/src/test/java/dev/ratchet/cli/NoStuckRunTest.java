@@ -92,6 +92,22 @@ class NoStuckRunTest {
   }
 
   @Test
+  void aSubmittedPlanThatContradictsItsOwnFilesIsRefusedAndNothingIsQueued() throws IOException {
+    ProcessCli c = new ProcessCli(dir.resolve("cwd4"));
+    Files.createDirectories(c.cwd);
+    c.keys();
+    Path key = c.operator("olga");
+    Path ws = c.cwd.resolve("ws");
+    Path t = task(c, ws, "app.py", Canonical.sha256Hex("not print(1)\n"));
+    ProcessCli.Result submit =
+        c.run("submit", t.toString(), "--run-id", "s4", "--operator-key", key.toString());
+    assertThat(submit.exit()).as(submit.all()).isEqualTo(2);
+    assertThat(submit.err()).contains("plan[0].arguments.expected_sha256");
+    assertThat(c.run("status", "s4").exit()).as("nothing submitted").isNotZero();
+    assertThat(ws).doesNotExist();
+  }
+
+  @Test
   void aWorkspaceAnEarlierRunWroteToIsRefusedWithExitTwo() throws IOException {
     ProcessCli c = new ProcessCli(dir.resolve("cwd3"));
     Files.createDirectories(c.cwd);
