@@ -1,6 +1,7 @@
 package dev.ratchet.worker;
 
 import dev.ratchet.Run;
+import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.Phase;
 import dev.ratchet.schedule.Claim;
@@ -271,6 +272,22 @@ public final class Worker {
       // Never started or resumed: end the row so no worker claims it again (ADR 0061).
       store.finish(claim, claim.lease());
       sayRun(claim, "refused, not started: " + e.code() + ": " + e.getMessage());
+      return "refused";
+    } catch (RatchetException e) {
+      if (e.code() != ErrorCode.CONTRACT) {
+        throw e; // store, fence, lease: transient, the next claim tries again
+      }
+      // A contract refusal at start or resume recurs on every claim (issue 39: lease v2, v3...):
+      // a run never started ends its row; a started one is parked with no wake-up time, for an
+      // operator (or a trust change, ADR 0053) — never left runnable.
+      if (claim.firstLease()) {
+        store.finish(claim, claim.lease());
+        sayRun(claim, "refused, not started: " + e.code() + ": " + e.getMessage());
+      } else {
+        store.park(claim, claim.lease(), null);
+        sayRun(
+            claim, "refused at claim, parked for an operator: " + e.code() + ": " + e.getMessage());
+      }
       return "refused";
     }
     // Closed in reverse order: renewals stop before the run releases its lease.

@@ -194,6 +194,66 @@ class WorkerLoopTest {
     }
   }
 
+  /**
+   * Issue 39, "no loop without an exit": a plain {@code CONTRACT} refusal while opening a claim
+   * (not a {@link ClaimRefused}; e.g. the task expects another service revision) used to leave the
+   * row runnable, so every worker claimed it again under lease v2, v3... A run never started ends
+   * its row; a started one is parked for an operator. Either way nothing claims it again.
+   */
+  @Test
+  void aContractRefusalAtClaimIsNotClaimedAgain() throws Exception {
+    try (WorkerFixture fx = new WorkerFixture(TTL)) {
+      fx.store.schedule(fx.task.taskId(), "r1", "plan", "ref");
+      fx.store.schedule(fx.task.taskId(), "r2", "plan", "ref");
+      RunOpener base = fx.opener();
+      AtomicBoolean refuse = new AtomicBoolean();
+      AtomicInteger opens = new AtomicInteger();
+      RunOpener opener =
+          (claim, draining) -> {
+            opens.incrementAndGet();
+            if (claim.runId().equals("r1") || refuse.get()) {
+              throw RatchetException.contract("service.revision: expected 7, the service is at 8");
+            }
+            return base.open(claim, draining);
+          };
+      java.util.function.Supplier<Worker> once =
+          () ->
+              new Worker(
+                  fx.store,
+                  dev.ratchet.seam.Seams.systemMonotonic(),
+                  opener,
+                  Map.of("plan", driver("plan", ctx -> DriveResult.yielded("next step"))),
+                  new WorkerOptions("w1", 1, Duration.ofMillis(20), TTL, true),
+                  fx.log::add);
+      // r1 is refused at its first claim; r2 starts and yields (left runnable, as it should be).
+      for (int i = 0;
+          i < 10
+              && (fx.lines().stream().noneMatch(l -> l.contains("run r1:"))
+                  || fx.store.load(fx.task.taskId(), "r2").isEmpty());
+          i++) {
+        assertThat(once.get().step()).isTrue();
+      }
+      assertThat(fx.store.load(fx.task.taskId(), "r2")).as("r2 started").isPresent();
+      // From now on r2's resume is refused too.
+      refuse.set(true);
+      int before = opens.get();
+      Worker w = once.get();
+      for (int i = 0; i < 5; i++) {
+        w.step();
+      }
+      assertThat(opens.get() - before).as("r2 refused once, then never claimed again").isEqualTo(1);
+      assertThat(fx.store.claim("w2", TTL)).as("no row left runnable").isEmpty();
+      assertThat(fx.store.load(fx.task.taskId(), "r1")).as("r1 never started").isEmpty();
+      assertThat(fx.lines())
+          .anyMatch(l -> l.contains("run r1: refused, not started: CONTRACT: service.revision"))
+          .anyMatch(
+              l ->
+                  l.contains(
+                      "run r2: refused at claim, parked for an operator: CONTRACT:"
+                          + " service.revision"));
+    }
+  }
+
   private static void run(Worker w) {
     try {
       w.run();
