@@ -290,6 +290,44 @@ public final class Run implements AutoCloseable {
     engine.ctx().leases().release(engine.lease());
   }
 
+  /**
+   * Runs {@code body}, a call made for this run outside its steps (a model call, an MCP tool call),
+   * and reports it to the run's observer as a span named {@code spanName} with {@code attributes}
+   * ({@code received}: a call this run's host served, such as an MCP server's tool call)
+   * (OpenTelemetry's GenAI and MCP conventions: names and model ids only, never a prompt, an
+   * argument or a result), timed by the runtime's clock. Without an observer it only runs it.
+   */
+  public <T> T called(
+      String spanName,
+      boolean received,
+      java.util.Map<String, String> attributes,
+      java.util.function.Supplier<T> body) {
+    if (observer == dev.ratchet.telemetry.RatchetObserver.NONE) {
+      return body.get();
+    }
+    java.time.InstantSource clock = engine.ctx().clock();
+    java.time.Instant start = clock.instant();
+    String outcome = dev.ratchet.error.ErrorCode.INTERNAL.name();
+    try {
+      T result = body.get();
+      outcome = "ok";
+      return result;
+    } catch (RatchetException e) {
+      outcome = e.code().name();
+      throw e;
+    } finally {
+      observer.called(
+          new dev.ratchet.telemetry.ExternalCall(
+              spanName,
+              received,
+              engine.state().runId(),
+              attributes,
+              start,
+              java.time.Duration.between(start, clock.instant()),
+              outcome));
+    }
+  }
+
   /** A proposal, reported as a timed step when an observer is configured. */
   private Proposal proposing(Action action, java.util.function.Supplier<Proposal> body) {
     if (observer == dev.ratchet.telemetry.RatchetObserver.NONE) {

@@ -19,6 +19,9 @@ public interface RatchetObserver {
   /** A timed step finished (a span): a proposal, a commit, an adapter call or a recovery. */
   default void step(Step step) {}
 
+  /** A model call or an MCP tool call made for a run finished (a span; GenAI/MCP conventions). */
+  default void called(ExternalCall call) {}
+
   /** A trace event became durable (its commit won): one per event, by outcome. */
   default void traced(String runId, String actionId, String outcome) {}
 

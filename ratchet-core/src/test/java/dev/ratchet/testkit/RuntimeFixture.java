@@ -120,6 +120,11 @@ public final class RuntimeFixture {
   }
 
   public Ratchet ratchet(String workerId, CrashSeam seam) {
+    return builder(workerId, seam).build();
+  }
+
+  /** The builder {@link #ratchet(String, CrashSeam)} builds, for a test that adds to it. */
+  public Ratchet.Builder builder(String workerId, CrashSeam seam) {
     return Ratchet.builder()
         .store(store)
         .leases(leases)
@@ -131,8 +136,7 @@ public final class RuntimeFixture {
         .entropy(entropy)
         .crashSeam(seam)
         .workerId(workerId)
-        .leaseTtl(LEASE_TTL)
-        .build();
+        .leaseTtl(LEASE_TTL);
   }
 
   /** Signs a cancel of run {@code runId} with {@code key} and delivers it (issue 17). */

@@ -17,6 +17,7 @@ import dev.ratchet.json.JsonLimits;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.langchain4j.internal.Messages;
+import dev.ratchet.langchain4j.internal.ModelSpans;
 import dev.ratchet.langchain4j.internal.ToolSpecs;
 import dev.ratchet.model.Cause;
 import dev.ratchet.model.PendingIntent;
@@ -119,9 +120,15 @@ public final class DurableAgent {
         run.apply(run.action("turn-budget", "cancel", reason("the agent's turn budget ended")));
         return DriveResult.ended("turn budget");
       }
+      ChatRequest request =
+          ChatRequest.builder().messages(conversation).toolSpecifications(tools).build();
+      // A span by the GenAI conventions when the runtime has an observer (docs/telemetry.md).
       ChatResponse response =
-          model.chat(
-              ChatRequest.builder().messages(conversation).toolSpecifications(tools).build());
+          run.called(
+              ModelSpans.name(model),
+              false,
+              ModelSpans.attributes(model),
+              () -> model.chat(request));
       AiMessage ai = response.aiMessage();
       fresh = cause(turn + 1, response);
       remember(run, conversation, Messages.ai(ai));

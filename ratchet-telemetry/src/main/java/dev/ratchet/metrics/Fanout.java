@@ -1,6 +1,7 @@
 package dev.ratchet.metrics;
 
 import dev.ratchet.outcome.Recovery;
+import dev.ratchet.telemetry.ExternalCall;
 import dev.ratchet.telemetry.RatchetObserver;
 import dev.ratchet.telemetry.Step;
 import java.util.List;
@@ -20,6 +21,11 @@ public final class Fanout implements RatchetObserver {
   @Override
   public void step(Step step) {
     all.forEach(o -> o.step(step));
+  }
+
+  @Override
+  public void called(ExternalCall call) {
+    all.forEach(o -> o.called(call));
   }
 
   @Override

@@ -1,10 +1,12 @@
 package dev.ratchet.metrics;
 
+import dev.ratchet.telemetry.ExternalCall;
 import dev.ratchet.telemetry.RatchetObserver;
 import dev.ratchet.telemetry.Step;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 
@@ -22,6 +24,7 @@ public final class SpanObserver implements RatchetObserver {
   public static final AttributeKey<String> OPERATION =
       AttributeKey.stringKey("ratchet.adapter.operation");
   public static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("ratchet.outcome");
+  public static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
 
   private final Tracer tracer;
 
@@ -32,6 +35,30 @@ public final class SpanObserver implements RatchetObserver {
   /** The span name of a step kind. */
   public static String spanName(Step.Kind kind) {
     return "ratchet." + kind.wireName();
+  }
+
+  /**
+   * A model or MCP tool call: a span with the caller's GenAI/MCP attributes, the run id, the
+   * outcome, and {@code error.type} with status {@code ERROR} unless it ended well.
+   */
+  @Override
+  public void called(ExternalCall c) {
+    SpanBuilder b =
+        tracer
+            .spanBuilder(c.spanName())
+            .setSpanKind(c.received() ? SpanKind.SERVER : SpanKind.CLIENT)
+            .setStartTimestamp(c.start())
+            .setAttribute(RUN_ID, c.runId())
+            .setAttribute(OUTCOME, c.outcome());
+    c.attributes().forEach((k, v) -> b.setAttribute(AttributeKey.stringKey(k), v));
+    if (!"ok".equals(c.outcome())) {
+      b.setAttribute(ERROR_TYPE, c.outcome());
+    }
+    Span span = b.startSpan();
+    if (!"ok".equals(c.outcome())) {
+      span.setStatus(StatusCode.ERROR, c.outcome());
+    }
+    span.end(c.start().plus(c.duration()));
   }
 
   @Override

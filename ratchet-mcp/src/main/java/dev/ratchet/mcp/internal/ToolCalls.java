@@ -97,9 +97,27 @@ public final class ToolCalls {
     }
   }
 
+  /**
+   * One attempt, reported as a server span by OpenTelemetry's MCP conventions when the runtime has
+   * an observer: {@code tools/call <tool>}, {@code mcp.method.name}, {@code gen_ai.tool.name},
+   * {@code gen_ai.operation.name} {@code execute_tool} (docs/telemetry.md); never an argument.
+   */
   private McpSchema.CallToolResult dispatch(
       ToolCatalog.Entry e, JsonObject all, String callId, JsonObject extra) {
     Run run = access.current();
+    String tool = e.tool().name();
+    return run.called(
+        "tools/call " + tool,
+        true,
+        Map.of(
+            "mcp.method.name", "tools/call",
+            "gen_ai.tool.name", tool,
+            "gen_ai.operation.name", "execute_tool"),
+        () -> dispatch(run, e, all, callId, extra));
+  }
+
+  private McpSchema.CallToolResult dispatch(
+      Run run, ToolCatalog.Entry e, JsonObject all, String callId, JsonObject extra) {
     JsonObject body = causeBody(e.tool().name(), all);
     if (extra != null) {
       for (Map.Entry<String, JsonValue> m : extra.members().entrySet()) {
