@@ -168,12 +168,13 @@ class HostilePageTest {
 
   @Test
   void aDownloadIsRefusedAndNoFileLandsInTheSandbox() {
-    assertThatThrownBy(() -> adapter.read("read_page", readArgs("/web/download"), FENCE))
-        .isInstanceOfSatisfying(
-            RatchetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PERMISSION));
     // A page whose script clicks a <a download> link: the page is read, the download is not kept.
     JsonObject page = adapter.read("read_page", readArgs("/web/download-link"), FENCE);
     assertThat(page.toString()).contains("download link").doesNotContain(linked);
+    // A page answered as an attachment: refused, never the tab's previous page's evidence.
+    assertThatThrownBy(() -> adapter.read("read_page", readArgs("/web/download"), FENCE))
+        .isInstanceOfSatisfying(
+            RatchetException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PERMISSION));
     assertThat(siteRequests).contains("GET /web/download", "GET /web/download-link");
 
     Path root = SandboxFiles.root();
