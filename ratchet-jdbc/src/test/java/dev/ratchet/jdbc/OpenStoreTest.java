@@ -86,7 +86,7 @@ class OpenStoreTest {
     }
     assertThat(Sql.one(file, "PRAGMA journal_mode")).isEqualTo("wal");
     assertThat(Sql.column(file, "SELECT version FROM ratchet_schema"))
-        .containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13");
+        .containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14");
   }
 
   @Test
@@ -95,7 +95,7 @@ class OpenStoreTest {
     JdbcStore.open(Database.sqlite(file), create).close();
     JdbcStore.open(Database.sqlite(file), create).close();
     assertThat(Sql.column(file, "SELECT version FROM ratchet_schema"))
-        .containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13");
+        .containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14");
   }
 
   @Test
@@ -109,7 +109,8 @@ class OpenStoreTest {
       assertThat(e.getMessage()).contains("schema version 15").contains("upgrade Ratchet");
     }
     assertThat(Sql.column(file, "SELECT version FROM ratchet_schema"))
-        .containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14");
+        .containsExactly(
+            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15");
   }
 
   @Test

@@ -30,21 +30,36 @@ public final class PageDriver {
 
   private PageDriver() {}
 
-  /** Opens {@code path} on the origin; a page that ends elsewhere (a redirect) is refused. */
+  /**
+   * Opens {@code path} on the origin; a page that ends elsewhere (a redirect) is refused. The tab
+   * is first emptied ({@code about:blank}): a navigation the browser turns into a (refused)
+   * download, or that never commits, then leaves a page outside the rules instead of the previous
+   * page, whose evidence would pass for this one's.
+   */
   public static void open(WebDriver d, UrlRules rules, String path) {
     String url = rules.url(path);
     if (!rules.allows(url)) {
       throw permission("page '" + path + "' is outside the task's URL prefixes");
     }
+    d.get("about:blank");
     d.get(url);
     requireInside(d, rules);
   }
 
-  /** The page's current URL must be inside the rules (a redirect off-origin is refused). */
+  /**
+   * The page's current URL must be inside the rules (a redirect off-origin is refused), and so must
+   * its document's own URL: Chromium's error page (a redirect to {@code file:}, a failed load)
+   * keeps the requested URL in the address bar while its document is {@code chrome-error://}.
+   */
   public static void requireInside(WebDriver d, UrlRules rules) {
     String now = d.getCurrentUrl();
     if (now == null || !rules.allows(now)) {
       throw permission("the browser left the task's URL prefixes (now at '" + now + "')");
+    }
+    Object doc = ((JavascriptExecutor) d).executeScript("return document.URL;");
+    if (!(doc instanceof String u) || !rules.allows(u)) {
+      throw permission(
+          "the page at '" + now + "' did not load from the task's origin (document '" + doc + "')");
     }
   }
 
