@@ -58,8 +58,12 @@ public final class FleetCliLoop {
   private static int execute(String[] args, Services services, PrintStream out) {
     List<String> positional = new ArrayList<>();
     Map<String, String> options = new HashMap<>();
+    List<String> runIds =
+        new ArrayList<>(); // one per task file, in order (submit A --run-id a B …)
     for (int i = 1; i < args.length; i++) {
-      if (args[i].startsWith("--")) {
+      if (args[i].equals("--run-id")) {
+        runIds.add(args[++i]);
+      } else if (args[i].startsWith("--")) {
         options.put(args[i], args[++i]);
       } else {
         positional.add(args[i]);
@@ -77,7 +81,10 @@ public final class FleetCliLoop {
             PgRole.forCommand(args[0]));
     switch (args[0]) {
       case "submit" -> {
-        TaskFile tf = TaskFile.load(Path.of(positional.get(0)), services.adapters());
+        if (runIds.size() != positional.size()) {
+          throw RatchetException.contract(
+              "--run-id: give one per task file (" + positional.size() + " files)");
+        }
         SigningKey signer =
             KeyConfig.signer(
                 Path.of(options.get("--operator-key")),
@@ -87,9 +94,12 @@ public final class FleetCliLoop {
         Session.preflight(settings);
         try (Session s =
             Session.open(services, settings, StoreFactory.Mode.CREATE, CrashSeam.NONE)) {
-          SubmittedTask.submit(s, tf, options.get("--run-id"), signer);
+          for (int i = 0; i < positional.size(); i++) {
+            TaskFile tf = TaskFile.load(Path.of(positional.get(i)), services.adapters());
+            SubmittedTask.submit(s, tf, runIds.get(i), signer);
+            out.println("| run " + runIds.get(i) + " submitted by " + signer.label());
+          }
         }
-        out.println("| run " + options.get("--run-id") + " submitted by " + signer.label());
         return 0;
       }
       case "status" -> {
