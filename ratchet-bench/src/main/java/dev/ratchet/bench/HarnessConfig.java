@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * How long and how large the harness measures. {@link #full()} is what BENCHMARKS.md reports;
- * {@link #smoke()} runs every figure with tiny counts so CI proves the harness works (its numbers
- * mean nothing).
+ * {@link #shortMode()} is for quick comparisons on a busy machine; {@link #smoke()} runs every
+ * figure with tiny counts so CI proves the harness works (its numbers mean nothing).
  *
  * @param rounds interleaved rounds per figure (Ratchet and its baseline alternate in every round)
  * @param roundMillis length of one timed throughput measurement
@@ -49,6 +49,15 @@ public record HarnessConfig(
         1_000,
         10_000,
         512);
+  }
+
+  /**
+   * Five rounds of the full length, 1 and 16 runs only: an indicative side-by-side check of a
+   * change on a shared machine (figures 1 and 2 in about a minute), never a run of record.
+   */
+  public static HarnessConfig shortMode() {
+    return new HarnessConfig(
+        "short", 5, 600, 1_500, List.of(1, 16), List.of(10, 1_000, 10_000), 10, 1_000, 10_000, 512);
   }
 
   public static HarnessConfig smoke() {

@@ -80,7 +80,7 @@ public final class Committer {
   }
 
   /** One request inside the mark transaction: a result (with what retention kept) or a refusal. */
-  private record Applied(CommitResult result, RatchetException refusal, List<String> retained) {}
+  record Applied(CommitResult result, RatchetException refusal, List<String> retained) {}
 
   private boolean split() {
     return content != marks;
@@ -132,6 +132,15 @@ public final class Committer {
         order,
         Comparator.comparing((Integer i) -> batch.get(i).scope().taskId())
             .thenComparing(i -> batch.get(i).scope().runId()));
+    if (sharesStatements()) {
+      List<Applied> shared =
+          SqliteBatch.apply(
+              c, marks, batch, digests, Arrays.asList(order), options.retainOlder(), split());
+      if (shared != null) {
+        return shared;
+      }
+      // A record key was already stored: refuse its request alone, one request after another.
+    }
     Applied[] out = new Applied[batch.size()];
     for (int i : order) {
       execute(c, "SAVEPOINT " + SAVEPOINT);
@@ -163,12 +172,20 @@ public final class Committer {
    */
   private Applied alone(CommitRequest r, String digest) {
     try {
+      if (sharesStatements()) {
+        return marks.write("committing", c -> applyAll(c, List.of(r), List.of(digest))).get(0);
+      }
       return oneCall()
           ? marks.statement("committing", c -> apply(c, r, digest))
           : marks.write("committing", c -> apply(c, r, digest));
     } catch (RatchetException e) {
       return new Applied(null, e, List.of());
     }
+  }
+
+  /** SQLite's mark side: a batch's statements shared across its requests ({@link SqliteBatch}). */
+  private boolean sharesStatements() {
+    return marks.dialect().writes().sharesBatchStatements();
   }
 
   private Applied apply(Connection c, CommitRequest r, String digest) throws SQLException {
@@ -208,8 +225,7 @@ public final class Committer {
    * lease is judged at the time the compare-and-set judged it; marks and lease versions only move
    * forward, so what refused it then still refuses it when read again.
    */
-  private static CommitResult explainRefusal(Connection c, CommitRequest r, long now)
-      throws SQLException {
+  static CommitResult explainRefusal(Connection c, CommitRequest r, long now) throws SQLException {
     Optional<Marks.Row> mark = Marks.get(c, r.scope().taskId(), r.scope().runId());
     long current = mark.map(Marks.Row::generation).orElse(0L);
     if (current != r.expectedGeneration()) {

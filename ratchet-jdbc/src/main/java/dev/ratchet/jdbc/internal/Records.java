@@ -123,7 +123,8 @@ final class Records {
     }
   }
 
-  private static void requireContinues(SetHead h, StoredRecord r) {
+  /** Refuses ({@code CONTRACT}) a record that does not continue the set whose head is {@code h}. */
+  static void requireContinues(SetHead h, StoredRecord r) {
     String expected = RecordChain.next(h.head(), r.set(), h.count() + 1, r.key(), r.body());
     if (r.sequence() != h.count() + 1 || !expected.equals(r.chain())) {
       throw RatchetException.contract(

@@ -89,6 +89,14 @@ public interface Writes {
   }
 
   /**
+   * Whether a batch's statements are shared across its requests (one read of the set heads, one
+   * insert of all records, …: {@link SqliteBatch}) instead of each request's run in its savepoint.
+   */
+  default boolean sharesBatchStatements() {
+    return false;
+  }
+
+  /**
    * Single database: deletes {@code r}'s run content up to its generation whose digest the
    * generation log no longer holds (what {@link #pruneContent} does with the retained digests read
    * first).
