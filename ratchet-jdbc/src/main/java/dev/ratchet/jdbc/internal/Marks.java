@@ -85,6 +85,13 @@ final class Marks {
   static void logAndPrune(
       Connection c, String taskId, String runId, long generation, String digest, int retainOlder)
       throws SQLException {
+    log(c, taskId, runId, generation, digest);
+    pruneLog(c, taskId, runId, generation - retainOlder);
+  }
+
+  /** Records which digest a committed generation has. */
+  static void log(Connection c, String taskId, String runId, long generation, String digest)
+      throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             "INSERT INTO ratchet_generations (task_id, run_id, generation, content_digest)"
@@ -96,12 +103,16 @@ final class Marks {
       ps.setString(4, digest);
       Leases.requireOne(ps.executeUpdate(), "generation log insert");
     }
+  }
+
+  /** Forgets the run's logged generations below {@code floor}. */
+  static void pruneLog(Connection c, String taskId, String runId, long floor) throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             "DELETE FROM ratchet_generations WHERE task_id = ? AND run_id = ? AND generation < ?")) {
       ps.setString(1, taskId);
       ps.setString(2, runId);
-      ps.setLong(3, generation - retainOlder);
+      ps.setLong(3, floor);
       ps.executeUpdate();
     }
   }

@@ -30,14 +30,9 @@ final class PaddedRows {
     return Math.min(remaining, SIZES[SIZES.length - 1]);
   }
 
-  /**
-   * {@code SELECT * FROM (VALUES (?, …), …) WHERE column1 IS NOT NULL}: {@code rows} rows of {@code
-   * columns} parameters, unused rows dropped. Insert from it with {@code INSERT … SELECT}.
-   */
+  /** {@code VALUES (?, …), …}: {@code rows} rows of {@code columns} parameters. */
   static String values(int rows, int columns) {
     String row = "(" + String.join(", ", Collections.nCopies(columns, "?")) + ")";
-    return "SELECT * FROM (VALUES "
-        + String.join(", ", Collections.nCopies(rows, row))
-        + ") WHERE column1 IS NOT NULL";
+    return "VALUES " + String.join(", ", Collections.nCopies(rows, row));
   }
 }

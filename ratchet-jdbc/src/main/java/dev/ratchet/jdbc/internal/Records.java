@@ -23,6 +23,10 @@ import java.util.Optional;
 final class Records {
   private static final String COLUMNS = "set_name, sequence, record_key, body, chain";
 
+  /** One record, bound as in {@link #bind}. */
+  static final String INSERT =
+      "INSERT INTO ratchet_records (task_id, run_id, " + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)";
+
   private Records() {}
 
   static SetHead head(Connection c, String taskId, String runId, RecordSet set)
@@ -84,12 +88,7 @@ final class Records {
       return;
     }
     Map<RecordSet, SetHead> heads = new EnumMap<>(RecordSet.class);
-    String sql =
-        holder == null
-            ? "INSERT INTO ratchet_records (task_id, run_id, "
-                + COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?)"
-            : "SELECT ratchet_append(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    String sql = holder == null ? INSERT : "SELECT ratchet_append(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       for (StoredRecord r : records) {
         SetHead h = heads.get(r.set());
@@ -97,13 +96,7 @@ final class Records {
           h = head(c, taskId, runId, r.set());
         }
         requireContinues(h, r);
-        ps.setString(1, taskId);
-        ps.setString(2, runId);
-        ps.setString(3, r.set().wireName());
-        ps.setLong(4, r.sequence());
-        ps.setString(5, r.key());
-        ps.setString(6, r.body());
-        ps.setString(7, r.chain());
+        bind(ps, taskId, runId, r);
         if (holder != null) {
           ps.setString(8, holder.fence().owner());
           ps.setLong(9, holder.fence().leaseVersion());
@@ -121,6 +114,18 @@ final class Records {
         heads.put(r.set(), new SetHead(r.sequence(), r.chain()));
       }
     }
+  }
+
+  /** Binds {@link #INSERT}'s seven parameters. */
+  static void bind(PreparedStatement ps, String taskId, String runId, StoredRecord r)
+      throws SQLException {
+    ps.setString(1, taskId);
+    ps.setString(2, runId);
+    ps.setString(3, r.set().wireName());
+    ps.setLong(4, r.sequence());
+    ps.setString(5, r.key());
+    ps.setString(6, r.body());
+    ps.setString(7, r.chain());
   }
 
   /** Refuses ({@code CONTRACT}) a record that does not continue the set whose head is {@code h}. */

@@ -20,46 +20,40 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * SQLite's commit of a batch (one request, or a group commit's many) with its statements shared
- * across the requests (issue 38): one read of every set head the batch appends to; per request, in
- * (task, run) order, its own compare-and-set, whose row count is that request's verdict alone; then
- * for the winners together one insert of all their records, one of their generation-log rows and
- * one of their content (each at most 64 rows a statement, {@link PaddedRows}), and per run one
- * prune of the log and one of the content. The rows stored are those the request-by-request path
- * stores.
+ * SQLite's commit of a batch (one request, or a group commit's many) with what can be shared across
+ * its requests shared (issue 38): one read of every set head the batch appends to ({@link
+ * PaddedRows}: 64 heads a statement), no savepoint per request, and per run one prune of the log
+ * and one of the content. Each request keeps its own compare-and-set, in (task, run) order, whose
+ * row count is its verdict alone; the winners' log rows, records and content follow, each row its
+ * own statement: one insert of several rows ({@code VALUES (…), (…)}) measured slower here than as
+ * many single-row inserts of the same prepared statement (BENCHMARKS.md). The rows stored are those
+ * the request-by-request path stores.
  *
  * <p>A request's records are checked before its compare-and-set, against the heads read and the
  * records of the batch's earlier winners: each must continue its set's chain and repeat no key of
  * its set. One that does not is refused ({@code CONTRACT}) only if its compare-and-set would have
  * won: that compare-and-set runs inside a savepoint rolled back at once, so the order of verdicts
  * (generation, fence, instance, then the records) is the contract's. A key already stored is seen
- * only by the unique index, when the shared insert fails: the transaction is then rolled back and
- * begun again, and the caller applies the batch request by request, which refuses that request
+ * only by the unique index, when a winner's record is inserted: the transaction is then rolled back
+ * and begun again, and the caller applies the batch request by request, which refuses that request
  * alone and names the key.
  */
 final class SqliteBatch {
   private static final String SAVEPOINT = "ratchet_refused";
-  private static final String RECORD_COLUMNS =
-      "(task_id, run_id, set_name, sequence, record_key, body, chain)";
-  private static final Map<Integer, String> HEADS = texts(SqliteBatch::headsSql);
-  private static final Map<Integer, String> RECORDS =
-      texts(n -> "INSERT INTO ratchet_records " + RECORD_COLUMNS + " " + PaddedRows.values(n, 7));
-  private static final Map<Integer, String> LOG =
+
+  /**
+   * The last record of each listed set: the row whose sequence is the set's largest. Rows of NULL
+   * parameters (padding) match nothing.
+   */
+  private static final Map<Integer, String> HEADS =
       texts(
           n ->
-              "INSERT INTO ratchet_generations (task_id, run_id, generation, content_digest) "
+              "SELECT k.column1, r.sequence, r.chain FROM ("
                   + PaddedRows.values(n, 4)
-                  + " ON CONFLICT (task_id, run_id, generation)"
-                  + " DO UPDATE SET content_digest = excluded.content_digest");
-  private static final Map<Integer, String> CONTENT =
-      texts(
-          n ->
-              "INSERT INTO ratchet_checkpoints (task_id, run_id, content_digest, generation, body) "
-                  + PaddedRows.values(n, 5)
-                  + " ON CONFLICT (task_id, run_id, content_digest) DO UPDATE SET"
-                  + " body = excluded.body,"
-                  + " generation = CASE WHEN excluded.generation > ratchet_checkpoints.generation"
-                  + " THEN excluded.generation ELSE ratchet_checkpoints.generation END");
+                  + ") k JOIN ratchet_records r ON r.task_id = k.column2 AND r.run_id = k.column3"
+                  + " AND r.set_name = k.column4 AND r.sequence = (SELECT max(m.sequence)"
+                  + " FROM ratchet_records m WHERE m.task_id = k.column2"
+                  + " AND m.run_id = k.column3 AND m.set_name = k.column4)");
 
   private SqliteBatch() {}
 
@@ -120,9 +114,12 @@ final class SqliteBatch {
       CommitRequest r = batch.get(i);
       lastOfRun.put(new RunKey(r.scope().taskId(), r.scope().runId()), r);
     }
-    log(c, batch, digests, winners);
+    for (int i : winners) {
+      CommitRequest r = batch.get(i);
+      Marks.log(c, r.scope().taskId(), r.scope().runId(), r.nextGeneration(), digests.get(i));
+    }
     for (CommitRequest r : lastOfRun.values()) {
-      pruneLog(c, r, retainOlder);
+      Marks.pruneLog(c, r.scope().taskId(), r.scope().runId(), r.nextGeneration() - retainOlder);
     }
     try {
       records(c, batch, winners);
@@ -134,7 +131,16 @@ final class SqliteBatch {
       return null;
     }
     if (!split) {
-      content(c, batch, digests, winners);
+      for (int i : winners) {
+        CommitRequest r = batch.get(i);
+        Contents.put(
+            c,
+            r.scope().taskId(),
+            r.scope().runId(),
+            digests.get(i),
+            r.nextGeneration(),
+            r.checkpoint());
+      }
       for (CommitRequest r : lastOfRun.values()) {
         Contents.pruneUnlogged(c, r.scope().taskId(), r.scope().runId(), r.nextGeneration());
       }
@@ -226,9 +232,10 @@ final class SqliteBatch {
       try (PreparedStatement ps = c.prepareStatement(HEADS.get(PaddedRows.size(n)))) {
         for (int j = 0; j < n; j++) {
           SetKey k = sets.get(from + j);
-          ps.setString(3 * j + 1, k.taskId());
-          ps.setString(3 * j + 2, k.runId());
-          ps.setString(3 * j + 3, k.set().wireName());
+          ps.setInt(4 * j + 1, j);
+          ps.setString(4 * j + 2, k.taskId());
+          ps.setString(4 * j + 3, k.runId());
+          ps.setString(4 * j + 4, k.set().wireName());
         }
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
@@ -249,88 +256,14 @@ final class SqliteBatch {
   /** The winners' records, in the order of the winners and of their records. */
   private static void records(Connection c, List<CommitRequest> batch, List<Integer> winners)
       throws SQLException {
-    List<CommitRequest> owners = new ArrayList<>();
-    List<StoredRecord> rows = new ArrayList<>();
-    for (int i : winners) {
-      for (StoredRecord record : batch.get(i).records()) {
-        owners.add(batch.get(i));
-        rows.add(record);
-      }
-    }
-    for (int from = 0; from < rows.size(); ) {
-      int n = PaddedRows.take(rows.size() - from);
-      try (PreparedStatement ps = c.prepareStatement(RECORDS.get(PaddedRows.size(n)))) {
-        for (int j = 0; j < n; j++) {
-          CommitRequest r = owners.get(from + j);
-          StoredRecord record = rows.get(from + j);
-          int p = 7 * j;
-          ps.setString(p + 1, r.scope().taskId());
-          ps.setString(p + 2, r.scope().runId());
-          ps.setString(p + 3, record.set().wireName());
-          ps.setLong(p + 4, record.sequence());
-          ps.setString(p + 5, record.key());
-          ps.setString(p + 6, record.body());
-          ps.setString(p + 7, record.chain());
+    try (PreparedStatement ps = c.prepareStatement(Records.INSERT)) {
+      for (int i : winners) {
+        CommitRequest r = batch.get(i);
+        for (StoredRecord record : r.records()) {
+          Records.bind(ps, r.scope().taskId(), r.scope().runId(), record);
+          Leases.requireOne(ps.executeUpdate(), "record insert");
         }
-        requireRows(ps.executeUpdate(), n, "record insert");
       }
-      from += n;
-    }
-  }
-
-  /** The generation-log rows of the winners. */
-  private static void log(
-      Connection c, List<CommitRequest> batch, List<String> digests, List<Integer> winners)
-      throws SQLException {
-    for (int from = 0; from < winners.size(); ) {
-      int n = PaddedRows.take(winners.size() - from);
-      try (PreparedStatement ps = c.prepareStatement(LOG.get(PaddedRows.size(n)))) {
-        for (int j = 0; j < n; j++) {
-          int i = winners.get(from + j);
-          CommitRequest r = batch.get(i);
-          ps.setString(4 * j + 1, r.scope().taskId());
-          ps.setString(4 * j + 2, r.scope().runId());
-          ps.setLong(4 * j + 3, r.nextGeneration());
-          ps.setString(4 * j + 4, digests.get(i));
-        }
-        requireRows(ps.executeUpdate(), n, "generation log insert");
-      }
-      from += n;
-    }
-  }
-
-  /** Forgets the run's logged generations below the window of its last winner. */
-  private static void pruneLog(Connection c, CommitRequest r, int retainOlder) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "DELETE FROM ratchet_generations WHERE task_id = ? AND run_id = ? AND generation < ?")) {
-      ps.setString(1, r.scope().taskId());
-      ps.setString(2, r.scope().runId());
-      ps.setLong(3, r.nextGeneration() - retainOlder);
-      ps.executeUpdate();
-    }
-  }
-
-  /** The winners' checkpoint content (single database). */
-  private static void content(
-      Connection c, List<CommitRequest> batch, List<String> digests, List<Integer> winners)
-      throws SQLException {
-    for (int from = 0; from < winners.size(); ) {
-      int n = PaddedRows.take(winners.size() - from);
-      try (PreparedStatement ps = c.prepareStatement(CONTENT.get(PaddedRows.size(n)))) {
-        for (int j = 0; j < n; j++) {
-          int i = winners.get(from + j);
-          CommitRequest r = batch.get(i);
-          int p = 5 * j;
-          ps.setString(p + 1, r.scope().taskId());
-          ps.setString(p + 2, r.scope().runId());
-          ps.setString(p + 3, digests.get(i));
-          ps.setLong(p + 4, r.nextGeneration());
-          ps.setString(p + 5, r.checkpoint());
-        }
-        requireRows(ps.executeUpdate(), n, "checkpoint content write");
-      }
-      from += n;
     }
   }
 
@@ -350,12 +283,6 @@ final class SqliteBatch {
       throw new SQLException("rolling back a batch that met a stored record key failed");
     }
     d.beginWrite(c);
-  }
-
-  private static void requireRows(int rows, int expected, String what) {
-    if (rows != expected) {
-      throw Failures.internal(what + " changed " + rows + " rows, expected " + expected);
-    }
   }
 
   private static void execute(Connection c, String sql) throws SQLException {
