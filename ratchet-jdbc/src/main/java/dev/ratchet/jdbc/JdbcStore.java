@@ -47,7 +47,8 @@ import java.util.Optional;
  * mark is compared and set after it, so a crash in between leaves the previous generation loadable.
  * {@link #load} re-hashes the content against the mark's digest, so edited, swapped or rolled-back
  * content fails closed. With group commit one writer thread commits the queued requests of many
- * runs in one transaction, each in a savepoint. See {@code docs/store.md}.
+ * runs in one transaction, each in a savepoint (on SQLite with the batch's statements shared and no
+ * savepoint, {@code SqliteBatch}). See {@code docs/store.md}.
  *
  * <p>On PostgreSQL the compare-and-set and every lease change are {@code SECURITY DEFINER}
  * functions that judge the lease on the database clock, so a worker connected as a role without

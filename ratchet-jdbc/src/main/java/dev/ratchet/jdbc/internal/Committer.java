@@ -31,6 +31,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * records (each must continue its set's chain), logs its generation and prunes what retention no
  * longer keeps.
  *
+ * <p>On SQLite the mark side shares what it can across the batch instead ({@link SqliteBatch}: one
+ * read of all set heads, no savepoint per request), with the same verdicts and the same rows.
+ *
  * <p>Single database: the content row is written in the same transaction. Split store: content is
  * first written, addressed by digest, in its own durable transaction on the content side; only then
  * is the mark compared and set. A crash in between leaves unreferenced content and the previous
