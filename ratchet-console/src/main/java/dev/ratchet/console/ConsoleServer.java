@@ -72,7 +72,8 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
             line -> {
               config.out().println("ratchet console: " + line);
               config.out().flush();
-            });
+            },
+            config.services().clock());
   }
 
   /**

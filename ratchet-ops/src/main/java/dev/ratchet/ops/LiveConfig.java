@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 
 /**
  * A long-lived process's {@code ratchet.properties}, re-read while it runs (issue 39): each {@link
@@ -36,21 +36,18 @@ public final class LiveConfig {
   private final Path file;
   private final Set<String> live;
   private final Consumer<String> log;
-  private final LongSupplier wallMillis;
+  private final InstantSource clock;
   private Configuration inForce;
   private Stamp seen;
   private byte[] seenDigest;
 
   /**
    * Watches {@code started}'s file; {@code live} names the keys this process applies while it runs
-   * (a subset of {@link Configuration#LIVE}), {@code log} gets one line per change.
+   * (a subset of {@link Configuration#LIVE}), {@code log} gets one line per change; {@code clock}
+   * (the services' wall clock: file times are wall-clock times) tells a recent file.
    */
-  public LiveConfig(Configuration started, Set<String> live, Consumer<String> log) {
-    this(started, live, log, System::currentTimeMillis);
-  }
-
-  LiveConfig(
-      Configuration started, Set<String> live, Consumer<String> log, LongSupplier wallMillis) {
+  public LiveConfig(
+      Configuration started, Set<String> live, Consumer<String> log, InstantSource clock) {
     this.inForce = Objects.requireNonNull(started, "started");
     this.file = started.file();
     this.live = Set.copyOf(live);
@@ -58,7 +55,7 @@ public final class LiveConfig {
       throw new IllegalArgumentException("not live keys: " + live);
     }
     this.log = log;
-    this.wallMillis = wallMillis;
+    this.clock = clock;
     // Nothing seen yet: the first check reads the file and compares values with what started.
     this.seen = null;
     this.seenDigest = new byte[0];
@@ -72,7 +69,7 @@ public final class LiveConfig {
   /** Looks at the file; the configuration in force after any change it applied. */
   public synchronized Configuration check() {
     Stamp now = stamp();
-    boolean racy = now.exists() && wallMillis.getAsLong() - now.modifiedMillis() < RACY_MS;
+    boolean racy = now.exists() && clock.millis() - now.modifiedMillis() < RACY_MS;
     if (now.equals(seen) && !racy) {
       return inForce;
     }

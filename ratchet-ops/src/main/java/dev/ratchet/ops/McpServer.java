@@ -97,7 +97,8 @@ public final class McpServer {
               session,
               () -> session.ratchet(options.workerId(), ttl, seam),
               this::log,
-              new LiveConfig(pinned.configuration(), java.util.Set.of(), this::log));
+              new LiveConfig(
+                  pinned.configuration(), java.util.Set.of(), this::log, services.clock()));
       err.println("ratchet mcp: pid " + ProcessHandle.current().pid());
       List<McpServed> served = new ArrayList<>();
       CountDownLatch released = new CountDownLatch(1);

@@ -78,7 +78,8 @@ public final class WorkerProcess {
           new LiveConfig(
               pinned.configuration(),
               pollFromFile ? Set.of(Configuration.WORKER_POLL) : Set.of(),
-              line -> err.println("worker " + o.owner() + ": " + line));
+              line -> err.println("worker " + o.owner() + ": " + line),
+              services.clock());
       AtomicReference<Worker> running = new AtomicReference<>();
       ClaimOpener opener =
           new ClaimOpener(

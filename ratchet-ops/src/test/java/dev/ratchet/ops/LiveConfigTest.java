@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -30,7 +31,7 @@ class LiveConfigTest {
   private LiveConfig started(String content) throws IOException {
     Files.writeString(file(), content);
     Configuration c = Configuration.read(new Home(dir));
-    return new LiveConfig(c, Set.of(Configuration.WORKER_POLL), log::add);
+    return new LiveConfig(c, Set.of(Configuration.WORKER_POLL), log::add, InstantSource.system());
   }
 
   @Test
@@ -119,7 +120,9 @@ class LiveConfigTest {
   @Test
   void aKeyLiveElsewhereIsNotUsedByAProcessWithoutIt() throws IOException {
     Files.writeString(file(), "worker.poll=1s\n");
-    LiveConfig console = new LiveConfig(Configuration.read(new Home(dir)), Set.of(), log::add);
+    LiveConfig console =
+        new LiveConfig(
+            Configuration.read(new Home(dir)), Set.of(), log::add, InstantSource.system());
     Files.writeString(file(), "worker.poll=4s\n");
     console.check();
     assertThat(log)

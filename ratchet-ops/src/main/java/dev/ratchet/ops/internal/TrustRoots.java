@@ -18,6 +18,7 @@ import java.util.stream.Stream;
  */
 public final class TrustRoots {
   private final Settings settings;
+  private final java.time.InstantSource clock;
   private volatile TrustRoot approvers;
   private volatile TrustRoot reviewers;
   private volatile TrustRoot operators;
@@ -28,7 +29,7 @@ public final class TrustRoots {
   /** The three directories' own stamps when they were last listed; null: list next time. */
   private String dirStamps;
 
-  /** When they were last listed (wall clock, as file times are). */
+  /** When they were last listed (by the services' clock: file times are wall-clock times). */
   private long listedAt;
 
   /**
@@ -42,16 +43,17 @@ public final class TrustRoots {
   /** Directory times are coarse on some file systems: one this recent does not prove no change. */
   static final long RACY_MS = 2_000;
 
-  private TrustRoots(Settings settings) {
+  private TrustRoots(Settings settings, java.time.InstantSource clock) {
     this.settings = settings;
+    this.clock = clock;
     this.approvers = KeyConfig.approvers(settings.approversDir());
     this.reviewers = KeyConfig.reviewers(settings.reviewersDir());
     this.operators = KeyConfig.trustRoot(settings, Role.OPERATOR);
   }
 
   /** Loads the roots the settings name (a bad key: refused before any store is opened). */
-  public static TrustRoots load(Settings settings) {
-    return new TrustRoots(settings);
+  public static TrustRoots load(Settings settings, java.time.InstantSource clock) {
+    return new TrustRoots(settings, clock);
   }
 
   public TrustRoot approvers() {
@@ -69,7 +71,7 @@ public final class TrustRoots {
   /** Re-reads the roots; what changed, or null when nothing did. */
   public synchronized String reload() {
     // Before each claim and each tool call: three stats unless a trust directory changed.
-    long wall = System.currentTimeMillis();
+    long wall = clock.millis(); // file times are wall-clock times
     DirStamps stamps = dirStamps();
     if (stamps.text().equals(dirStamps) && wall - listedAt < RELIST_MS) {
       return null;
