@@ -193,13 +193,14 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
               + " printed on its terminal");
       return;
     }
-    x.getResponseHeaders().add("Set-Cookie", guard.cookie(token, config.tls() != null));
-    x.getResponseHeaders().set("Location", "/");
-    x.sendResponseHeaders(303, -1);
+    // Printed before the answer goes out, so whoever logged in finds the next address printed.
     synchronized (config.out()) {
       config.out().println("Logged in. The next one-time login address: " + url());
       config.out().flush();
     }
+    x.getResponseHeaders().add("Set-Cookie", guard.cookie(token, config.tls() != null));
+    x.getResponseHeaders().set("Location", "/");
+    x.sendResponseHeaders(303, -1);
   }
 
   private void route(HttpExchange x) throws IOException {
