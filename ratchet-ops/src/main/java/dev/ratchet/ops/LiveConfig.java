@@ -33,6 +33,8 @@ public final class LiveConfig {
   /** File times are coarse on some file systems: a file this recent is re-read to be sure. */
   static final long RACY_MS = 2_000;
 
+  private static final String FILE_NAME = Configuration.FILE;
+
   private final Path file;
   private final Set<String> live;
   private final Consumer<String> log;
@@ -110,8 +112,6 @@ public final class LiveConfig {
     apply(next);
     return inForce;
   }
-
-  private static final String FILE_NAME = Configuration.FILE;
 
   private void apply(Configuration next) {
     Set<String> changed = new TreeSet<>(inForce.values().keySet());
