@@ -18,7 +18,9 @@ import java.util.Objects;
  * @param retainOlder how many checkpoints older than the current one each run keeps for inspection;
  *     older ones are pruned in the commit that makes them too old
  * @param groupCommit whether one writer thread commits the queued commits of many runs in one
- *     transaction (higher throughput under concurrency, one thread hand-off of latency)
+ *     transaction (higher throughput under concurrency, one thread hand-off of latency); on a
+ *     single-database PostgreSQL store of schema 17 a batch of two or more is one call of {@code
+ *     ratchet_commit_batch}, each run in its own subtransaction (ADR 0141)
  * @param maxBatch the most commits one group-commit transaction carries
  * @param crashSeam test seam reached between the content and the mark transaction of a split store
  *     ({@link dev.ratchet.seam.CrashPoint#STORE_BETWEEN_CONTENT_AND_MARK}); {@link CrashSeam#NONE}
