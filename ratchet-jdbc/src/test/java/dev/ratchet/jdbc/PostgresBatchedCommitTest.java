@@ -8,8 +8,10 @@ import dev.ratchet.seam.CrashPoint;
 import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
 import dev.ratchet.store.Lease;
+import dev.ratchet.store.RecordChain;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.SetHead;
+import dev.ratchet.store.StoredRecord;
 import dev.ratchet.testkit.SimulatedCrash;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -148,6 +150,12 @@ class PostgresBatchedCommitTest {
     TestRun d = new TestRun(store, store, "run-d").commit(1);
     TestRun e = new TestRun(store, store, "run-e").commit(1);
     TestRun f = new TestRun(store, store, "run-f").commit(1);
+    TestRun g = new TestRun(store, store, "run-g");
+    StoredRecord firstUse = RecordChain.append(SetHead.EMPTY, RecordSet.ACTION_IDS, "act-1", "{}");
+    g.commitOn(
+        store,
+        new CommitRequest(
+            g.scope(), 0, g.lease, TestRun.checkpoint("run-g", 1, g.trace), List.of(firstUse)));
     TestRun holder = new TestRun(store, store, "run-hold").commit(1);
     CommitStats before = store.stats();
     AtomicReference<List<Future<CommitResult>>> futures = new AtomicReference<>();
@@ -168,6 +176,20 @@ class PostgresBatchedCommitTest {
               CommitRequest goodF = f.next(1);
               CommitRequest fenced =
                   new CommitRequest(goodF.scope(), 1, later, goodF.checkpoint(), goodF.records());
+              // g uses its action id again, chained correctly: the set's unique key refuses it.
+              StoredRecord reuse =
+                  RecordChain.append(
+                      RecordChain.advance(SetHead.EMPTY, firstUse),
+                      RecordSet.ACTION_IDS,
+                      "act-1",
+                      "{\"again\":true}");
+              CommitRequest used =
+                  new CommitRequest(
+                      g.scope(),
+                      1,
+                      g.lease,
+                      TestRun.checkpoint("run-g", 2, g.trace),
+                      List.of(reuse));
               futures.set(
                   List.of(
                       submit(a.next(2)),
@@ -176,9 +198,10 @@ class PostgresBatchedCommitTest {
                       submit(d.next(1)),
                       submit(e.next(1)),
                       submit(e.next(1)),
-                      submit(fenced)));
+                      submit(fenced),
+                      submit(used)));
             },
-            7,
+            8,
             true);
     assertThat(held).isEqualTo(new CommitResult.Committed(2));
     List<Future<CommitResult>> fs = futures.get();
@@ -192,11 +215,15 @@ class PostgresBatchedCommitTest {
     assertThat(List.of(fs.get(4).get(30, TimeUnit.SECONDS), fs.get(5).get(30, TimeUnit.SECONDS)))
         .containsExactlyInAnyOrder(new CommitResult.Committed(2), new CommitResult.LostRace(2));
     assertThat(fs.get(6).get(30, TimeUnit.SECONDS)).isInstanceOf(CommitResult.Fenced.class);
+    Throwable reused = failureOf(fs.get(7));
+    assertThat(reused).isInstanceOf(RatchetException.class);
+    assertThat(((RatchetException) reused).code()).isEqualTo(ErrorCode.CONTRACT);
+    assertThat(reused.getMessage()).contains("already exists in its set").contains("act-1");
 
     CommitStats after = store.stats();
     assertThat(after.transactions() - before.transactions()).isEqualTo(2);
-    assertThat(after.requests() - before.requests()).isEqualTo(8);
-    assertThat(after.largestBatch()).isEqualTo(7);
+    assertThat(after.requests() - before.requests()).isEqualTo(9);
+    assertThat(after.largestBatch()).isEqualTo(8);
     assertThat(store.load(TestRun.TASK, "run-a").orElseThrow().head(RecordSet.TRACE).count())
         .isEqualTo(3);
     assertThat(store.load(TestRun.TASK, "run-b").orElseThrow().generation()).isEqualTo(2);
@@ -206,6 +233,7 @@ class PostgresBatchedCommitTest {
         .isEqualTo(1);
     assertThat(store.load(TestRun.TASK, "run-e").orElseThrow().generation()).isEqualTo(2);
     assertThat(store.load(TestRun.TASK, "run-f").orElseThrow().generation()).isEqualTo(1);
+    assertThat(store.load(TestRun.TASK, "run-g").orElseThrow().generation()).isEqualTo(1);
   }
 
   @Test

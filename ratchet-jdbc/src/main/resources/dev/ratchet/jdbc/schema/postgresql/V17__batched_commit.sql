@@ -93,3 +93,18 @@ END $$;
 REVOKE ALL ON FUNCTION ratchet_commit_batch(text[], text[], text[], bigint[], text[], text[],
   text[], bigint[], bytea[], integer, integer[], text[], bigint[], text[], text[], text[],
   text[]) FROM PUBLIC;
+
+-- Roles already granted the one-call commit (workers) may call the batched one as well, so a store
+-- migrated under running workers can batch without granting the roles again.
+DO $$
+DECLARE
+  v_role TEXT;
+BEGIN
+  FOR v_role IN SELECT DISTINCT p.grantee FROM information_schema.routine_privileges p
+                 WHERE p.specific_schema = current_schema() AND p.routine_name = 'ratchet_commit'
+                   AND p.privilege_type = 'EXECUTE' AND p.grantee <> 'PUBLIC' LOOP
+    EXECUTE format('GRANT EXECUTE ON FUNCTION ratchet_commit_batch(text[], text[], text[], '
+                   'bigint[], text[], text[], text[], bigint[], bytea[], integer, integer[], '
+                   'text[], bigint[], text[], text[], text[], text[]) TO %I', v_role);
+  END LOOP;
+END $$;
