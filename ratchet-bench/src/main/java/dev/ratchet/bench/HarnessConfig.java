@@ -51,6 +51,15 @@ public record HarnessConfig(
         512);
   }
 
+  /**
+   * Between smoke and full: enough rounds for an indicative side-by-side ratio on a shared machine
+   * (issue 38's batched commit was measured so), not a run of record.
+   */
+  public static HarnessConfig quick() {
+    return new HarnessConfig(
+        "quick", 6, 400, 1_000, List.of(1, 16), List.of(10, 30, 60), 2, 20, 60, 512);
+  }
+
   public static HarnessConfig smoke() {
     return new HarnessConfig(
         "smoke", 2, 40, 40, List.of(1, 16), List.of(10, 30, 60), 2, 20, 60, 512);
