@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * How long and how large the harness measures. {@link #full()} is what BENCHMARKS.md reports;
- * {@link #shortMode()} is for quick comparisons on a busy machine; {@link #smoke()} runs every
- * figure with tiny counts so CI proves the harness works (its numbers mean nothing).
+ * {@link #smoke()} runs every figure with tiny counts so CI proves the harness works (its numbers
+ * mean nothing).
  *
  * @param rounds interleaved rounds per figure (Ratchet and its baseline alternate in every round)
  * @param roundMillis length of one timed throughput measurement
@@ -52,12 +52,12 @@ public record HarnessConfig(
   }
 
   /**
-   * Five rounds of the full length, 1 and 16 runs only: an indicative side-by-side check of a
-   * change on a shared machine (figures 1 and 2 in about a minute), never a run of record.
+   * Between smoke and full: enough rounds for an indicative side-by-side ratio on a shared machine
+   * (issue 38's batched commit was measured so), not a run of record.
    */
-  public static HarnessConfig shortMode() {
+  public static HarnessConfig quick() {
     return new HarnessConfig(
-        "short", 5, 600, 1_500, List.of(1, 16), List.of(10, 1_000, 10_000), 10, 1_000, 10_000, 512);
+        "quick", 6, 400, 1_000, List.of(1, 16), List.of(10, 30, 60), 2, 20, 60, 512);
   }
 
   public static HarnessConfig smoke() {

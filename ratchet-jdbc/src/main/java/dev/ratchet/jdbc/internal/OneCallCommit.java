@@ -28,10 +28,10 @@ final class OneCallCommit {
           + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
   /** The function's refusal of a record whose link does not continue its chain. */
-  private static final String RECORD_REFUSED = "RT422";
+  static final String RECORD_REFUSED = "RT422";
 
   /** A record whose key its set already holds (the unique index, since schema version 7). */
-  private static final String UNIQUE_VIOLATION = "23505";
+  static final String UNIQUE_VIOLATION = "23505";
 
   private OneCallCommit() {}
 

@@ -89,11 +89,36 @@ public interface Writes {
   }
 
   /**
-   * Whether a batch's statements are shared across its requests (one read of the set heads, one
-   * insert of all records, …: {@link SqliteBatch}) instead of each request's run in its savepoint.
+   * Whether a batch's statements are shared across its requests (one read of the set heads, no
+   * savepoint per request: {@link SqliteBatch}) instead of each request's run in its savepoint.
    */
   default boolean sharesBatchStatements() {
     return false;
+  }
+
+  /**
+   * One run's answer inside a batched call ({@link #commitManyInOneCall}): the compare-and-set's
+   * verdict, or the refusal that failed this run alone (its writes rolled back, the others' kept).
+   */
+  record BatchVerdict(Advance advance, dev.ratchet.error.RatchetException refusal) {}
+
+  /**
+   * Whether this dialect commits several runs' requests in one statement, each in its own
+   * subtransaction ({@link #commitManyInOneCall}), on a schema of {@code schemaVersion}.
+   */
+  default boolean commitsManyInOneCall(int schemaVersion) {
+    return false;
+  }
+
+  /**
+   * The whole commits of {@code rs} (single database only, in the order given) in one statement:
+   * one verdict per request, in order. A request refused (0 rows, or a refusal) wrote nothing; the
+   * others are unaffected. A failure of the statement itself fails every request.
+   */
+  default List<BatchVerdict> commitManyInOneCall(
+      Connection c, List<CommitRequest> rs, List<String> digests, int retainOlder)
+      throws SQLException {
+    throw new UnsupportedOperationException("no batched commit in this dialect");
   }
 
   /**
