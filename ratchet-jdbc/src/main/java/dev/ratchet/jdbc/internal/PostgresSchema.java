@@ -40,6 +40,9 @@ final class PostgresSchema {
           // version 15 (ADR 0065): takeover-first claims in one call; finish and release in one
           "ratchet_claim_next(text, bigint, text)",
           "ratchet_finish_release(text, text, text, bigint, bytea)",
+          // version 17 (issue 39): park and finish with the reason an operator reads
+          "ratchet_park_with_reason(text, text, bigint, bigint, text, text, bigint, bytea)",
+          "ratchet_finish_with_reason(text, text, text, text, bigint, bytea)",
           // ADR 0053 (issue 39): a worker that reloads a changed trust root wakes waiting runs
           PostgresSchema.WAKE_FUNCTION);
 
