@@ -170,7 +170,8 @@ public final class Session implements AutoCloseable {
   /**
    * Who acts on a delivered decision next, in words true to who drives the run (issue 39): a run
    * with a live scheduling row is driven by workers, so one claims it (no command to type);
-   * otherwise {@code 'ratchet resume RUN'} does. {@code does} says what that action does.
+   * otherwise {@code 'ratchet resume RUN'} does — also for a run a worker parked at claim (its row
+   * has a reason): a worker would only refuse it again. {@code does} says what that action does.
    */
   public String whoActsNext(String taskId, String runId, String does) {
     boolean workers =
@@ -182,7 +183,8 @@ public final class Session implements AutoCloseable {
                             r ->
                                 r.taskId().equals(taskId)
                                     && r.runId().equals(runId)
-                                    && !r.state().equals("ended")))
+                                    && !r.state().equals("ended")
+                                    && r.reason() == null))
             .orElse(false);
     return workers
         ? "a worker claims the run and " + does + " (no resume needed)"

@@ -4,7 +4,8 @@
 -- A worker writes them only through ratchet_park_with_reason and ratchet_finish_with_reason (the
 -- version-4 park and finish under the run's lease and token, plus the reason); a claim clears
 -- them (ratchet_claim_next, replaced here with that one change), so a row a worker holds or a run
--- it later parks for an ordinary reason never shows an old refusal.
+-- it later parks for an ordinary reason never shows an old refusal. (Version 4's ratchet_claim,
+-- which Ratchet no longer calls, is left as it was and does not clear them.)
 -- Released: never edit this file; add the next version instead. Statements end with ';' at the end
 -- of a line outside $$ bodies.
 -- description: scheduling rows say why a worker ended or parked them (reason, reason_at_ms)
