@@ -35,6 +35,25 @@ final class InspectCommand extends CliCommand {
   @Override
   public Integer call() {
     try (Session session = target.open(services)) {
+      java.util.Optional<JsonObject> notStarted =
+          RunViews.notStarted(session, target.runId, services.clock().millis());
+      if (notStarted.isPresent()) {
+        // Issue 39: no checkpoint to inspect; the scheduling row says what happened to it.
+        JsonObject r = notStarted.get();
+        out()
+            .println(
+                json
+                    ? Canonical.string(r)
+                    : "run "
+                        + target.runId
+                        + " of task "
+                        + Views.text(r, "task_id")
+                        + ": "
+                        + Views.text(r, "status")
+                        + ", no checkpoint: "
+                        + Views.text(r, "hint"));
+        return 0;
+      }
       Session.Checked c = session.check(target.runId);
       // inspect shows every record: the whole chain of every set is audited first (D20).
       ChainAudit.verify(session.store(), c.ref().taskId(), target.runId, c.state());
@@ -68,6 +87,17 @@ final class InspectCommand extends CliCommand {
             + Views.text(run, "plan_steps")
             + ", signed by key "
             + Views.text(v, "checkpoint_key_id"));
+    if (v.get("scheduling").orElse(null) instanceof JsonObject s
+        && !Views.text(s, "reason").isEmpty()) {
+      out.println(
+          "scheduling row "
+              + Views.text(s, "state")
+              + ": "
+              + Views.text(s, "reason")
+              + " ("
+              + Views.text(s, "reason_age_ms")
+              + " ms ago)");
+    }
     if (v.get("cluster").isPresent()) {
       out.println("cluster " + Views.text(v, "cluster"));
     }

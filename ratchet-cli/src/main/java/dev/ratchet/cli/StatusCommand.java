@@ -12,9 +12,8 @@ import dev.ratchet.schedule.ScheduledRun;
 import dev.ratchet.store.CheckpointStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -56,13 +55,13 @@ final class StatusCommand extends CliCommand {
     try (Session session = common.openExisting(services, task)) {
       long now = services.clock().millis();
       List<CheckpointStore.RunRef> started = session.store().runs();
-      List<ScheduledRun> notStarted = notStarted(session, started);
+      Map<String, ScheduledRun> scheduling = RunViews.schedulingRows(session);
+      List<JsonObject> notStarted = RunViews.notStarted(scheduling, started, now);
       if (runId != null && session.store().runs(runId).isEmpty()) {
-        // Issue 39: a submitted run is visible before any worker has started it.
+        // Issue 39: a submitted run is visible before any worker has started it, and one a
+        // worker refused to start shows why.
         List<JsonValue> one = new ArrayList<>();
-        notStarted.stream()
-            .filter(r -> r.runId().equals(runId))
-            .forEach(r -> one.add(scheduledRow(r, now)));
+        notStarted.stream().filter(r -> Views.text(r, "run_id").equals(runId)).forEach(one::add);
         if (!one.isEmpty()) {
           render(session, one);
           return 0;
@@ -73,7 +72,7 @@ final class StatusCommand extends CliCommand {
       int exit = 0;
       for (CheckpointStore.RunRef ref : refs) {
         try {
-          rows.add(RunViews.status(session, ref, now));
+          rows.add(RunViews.status(session, ref, now, scheduling));
         } catch (RatchetException e) {
           if (runId != null && e.code().exitCode() != 3) {
             throw e;
@@ -85,7 +84,7 @@ final class StatusCommand extends CliCommand {
         }
       }
       if (runId == null) {
-        notStarted.forEach(r -> rows.add(scheduledRow(r, now)));
+        rows.addAll(notStarted);
       }
       if (waiting) {
         rows.removeIf(v -> !(((JsonObject) v).get("waiting").orElse(null) instanceof JsonObject));
@@ -107,41 +106,6 @@ final class StatusCommand extends CliCommand {
     } else {
       print(rows);
     }
-  }
-
-  /** Scheduled runs with no checkpoint yet (submitted or scheduled, not started by a worker). */
-  private static List<ScheduledRun> notStarted(
-      Session session, List<CheckpointStore.RunRef> checkpointed) {
-    if (session.schedulingIfAny().isEmpty()) {
-      return List.of();
-    }
-    Set<String> started = new HashSet<>();
-    checkpointed.forEach(r -> started.add(r.taskId() + "\u0000" + r.runId()));
-    return session.schedulingIfAny().orElseThrow().scheduled().stream()
-        .filter(r -> !r.state().equals("ended"))
-        .filter(r -> !started.contains(r.taskId() + "\u0000" + r.runId()))
-        .toList();
-  }
-
-  /** A run no worker has started: what it waits for and since when, no checkpoint to verify. */
-  private static JsonObject scheduledRow(ScheduledRun r, long now) {
-    String status = r.submitted() ? "submitted" : "scheduled";
-    long age = Math.max(0, now - r.updatedAt().toEpochMilli());
-    return JsonObject.builder()
-        .put("run_id", r.runId())
-        .put("task_id", r.taskId())
-        .put("status", status)
-        .put("phase", status)
-        .put("driver", r.driver())
-        .put("schedule_state", r.state())
-        .put("since_ms", r.updatedAt().toEpochMilli())
-        .put("age_ms", age)
-        .put("started", false)
-        .put(
-            "hint",
-            "not started yet: a 'ratchet worker' claims it, verifies its signed task and makes its"
-                + " first commit")
-        .build();
   }
 
   private void print(List<JsonValue> rows) {
@@ -196,6 +160,10 @@ final class StatusCommand extends CliCommand {
       if (r.get("waiting").orElseThrow() instanceof JsonObject w) {
         needs.add(Views.text(r, "run_id") + ": " + phase + ": " + Views.text(w, "hint"));
       }
+      String claimReason = claimReason(r);
+      if (!claimReason.isEmpty()) {
+        needs.add(Views.text(r, "run_id") + ": " + claimReason);
+      }
       t.row(
           Views.text(r, "run_id"),
           Views.text(r, "task_id"),
@@ -210,6 +178,19 @@ final class StatusCommand extends CliCommand {
       out().println("refused " + p);
     }
     needs.forEach(out()::println);
+  }
+
+  /**
+   * Why a worker parked a started run at claim (issue 39), with how long ago; "" when no worker
+   * gave a reason since the run's last claim, or the run has ended since (resumed by hand).
+   */
+  private static String claimReason(JsonObject r) {
+    if (!(r.get("scheduling").orElse(null) instanceof JsonObject s)
+        || Views.text(s, "reason").isEmpty()
+        || List.of("completed", "failed", "cancelled").contains(Views.text(r, "phase"))) {
+      return "";
+    }
+    return Views.text(s, "reason") + " (" + Views.text(s, "reason_age_ms") + " ms ago)";
   }
 
   private static String pending(JsonObject r) {

@@ -244,6 +244,13 @@ class PostgresRolesCliTest {
           .doesNotContain("claimed run k1");
       ProcessCli.Result frozen = c.run("status", "k1", store);
       assertThat(frozen.out()).as(frozen.all()).doesNotContain("failed");
+      // Issue 39: said as refused, by the worker and by status, never as waiting to be consumed.
+      assertThat(worker.stderr())
+          .contains("run k1: refused an inbox item: no valid reviewer decision")
+          .contains("untrusted_signer");
+      assertThat(frozen.out())
+          .contains("a reviewer decision in the inbox was refused by a worker (untrusted_signer")
+          .doesNotContain("a worker consumes it");
 
       ProcessCli.Result trusted =
           c.run(

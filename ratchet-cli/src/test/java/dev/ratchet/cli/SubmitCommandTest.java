@@ -165,6 +165,26 @@ class SubmitCommandTest {
     assertThat(c.cwd.resolve("ws-e")).doesNotExist();
     ProcessCli.Result next = c.run("worker", "--worker-id", "w2", "--poll", "100ms", "--once");
     assertThat(next.err()).doesNotContain("claimed");
+    // Issue 39: why, and what to do, is shown by status (list and one run) and inspect, not only
+    // in the worker's log.
+    ProcessCli.Result listed = c.run("status");
+    assertThat(listed.exit()).as(listed.all()).isZero();
+    assertThat(listed.out())
+        .contains("ended_at_claim")
+        .contains("u1: ended at claim, never started: APPROVAL")
+        .contains("e1: ended at claim, never started: APPROVAL")
+        .contains("fix the task and submit it again under a new run id");
+    ProcessCli.Result one = c.run("status", "u1", "--json");
+    assertThat(one.exit()).as(one.all()).isZero();
+    assertThat(one.out())
+        .contains("\"status\":\"ended_at_claim\"")
+        .contains("\"reason\":\"ended at claim, never started: APPROVAL")
+        .contains("\"reason_at_ms\":");
+    ProcessCli.Result inspect = c.run("inspect", "e1");
+    assertThat(inspect.exit()).as(inspect.all()).isZero();
+    assertThat(inspect.out())
+        .contains("run e1 of task")
+        .contains("ended_at_claim, no checkpoint: ended at claim, never started: APPROVAL");
   }
 
   @Test

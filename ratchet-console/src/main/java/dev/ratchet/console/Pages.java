@@ -95,6 +95,7 @@ final class Pages {
     b.append("<section id=\"state\"><h2>State</h2><dl>")
         .append(dt("Phase", badge(Views.text(run, "phase")) + " " + t(run, "stop_reason")))
         .append(waiting(run, x.judged()))
+        .append(claimReason(v))
         .append(dt("Task", t(run, "task_id")))
         .append(dt("Generation", t(run, "generation")))
         .append(dt("Step", t(run, "cursor") + " of " + t(run, "plan_steps")))
@@ -215,11 +216,19 @@ final class Pages {
     }
     String what = Views.text(w, "for");
     String hint;
+    String item = what.equals("review") ? "a reviewer's decision" : "an approval";
     if ("true".equals(Views.text(w, "delivered"))) {
+      hint = item + " is in the inbox: " + judged.next();
+    } else if (!Views.text(w, "refused").isEmpty()) {
+      // Issue 39: judged and refused by a worker, never "waiting to be consumed".
       hint =
-          (what.equals("review") ? "a reviewer's decision" : "an approval")
-              + " is in the inbox: "
-              + judged.next();
+          item
+              + " in the inbox was refused by a worker ("
+              + Views.text(w, "refused")
+              + "): "
+              + (what.equals("review")
+                  ? "a trusted reviewer decides again with Replan… or Abort… below"
+                  : "a trusted approver signs again below");
     } else if (what.equals("review")) {
       hint = "a reviewer decides: Replan… or Abort… below (each says what it does)";
     } else if (what.equals("approval_refresh")) {
@@ -234,6 +243,24 @@ final class Pages {
             + "</span> <span id=\"waiting-hint\">"
             + esc(hint)
             + "</span>");
+  }
+
+  /**
+   * Why a worker parked the run at claim (issue 39), from its scheduling row; "" when no worker
+   * gave a reason since the run's last claim.
+   */
+  private static String claimReason(JsonObject v) {
+    if (!(v.get("scheduling").orElse(null) instanceof JsonObject s)
+        || Views.text(s, "reason").isEmpty()) {
+      return "";
+    }
+    return dt(
+        "Scheduling",
+        "<span id=\"claim-reason\">"
+            + t(s, "reason")
+            + "</span> ("
+            + esc(Instant.ofEpochMilli(Long.parseLong(Views.text(s, "reason_at_ms"))).toString())
+            + ")");
   }
 
   /** The Approval line of a pending write that holds no approval. */

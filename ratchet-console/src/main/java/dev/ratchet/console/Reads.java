@@ -11,6 +11,7 @@ import dev.ratchet.ops.ConsoleLauncher;
 import dev.ratchet.ops.RunViews;
 import dev.ratchet.ops.Session;
 import dev.ratchet.ops.Views;
+import dev.ratchet.schedule.ScheduledRun;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.RecordSet;
 import java.util.ArrayList;
@@ -40,9 +41,13 @@ final class Reads {
     if (path.equals("/runs")) {
       try (Session s = ConsoleServer.open(config)) {
         List<JsonObject> rows = new ArrayList<>();
-        for (CheckpointStore.RunRef ref : s.store().runs()) {
-          rows.add(row(s, ref));
+        Map<String, ScheduledRun> scheduling = RunViews.schedulingRows(s);
+        List<CheckpointStore.RunRef> started = s.store().runs();
+        for (CheckpointStore.RunRef ref : started) {
+          rows.add(row(s, ref, scheduling));
         }
+        // Issue 39: runs no worker started yet, or ended at claim, as 'status --json' lists them.
+        rows.addAll(RunViews.notStarted(scheduling, started, now()));
         return JsonObject.builder()
             .put("store", s.settings().storeSpec().toString())
             .put("runs", Views.array(rows))
@@ -53,6 +58,12 @@ final class Reads {
       return JsonObject.builder().put("cases", Views.array(reviewShows(false))).build();
     }
     if (p.length == 3 && p[1].equals("runs")) {
+      try (Session s = ConsoleServer.open(config)) {
+        java.util.Optional<JsonObject> notStarted = RunViews.notStarted(s, p[2], now());
+        if (notStarted.isPresent()) {
+          return notStarted.get(); // no checkpoint: the scheduling row says what happened
+        }
+      }
       return inspect(p[2]).view();
     }
     if (p.length == 4 && p[1].equals("runs") && p[3].equals("review")) {
@@ -64,9 +75,10 @@ final class Reads {
   }
 
   /** A status row, or the refusal when the run cannot be verified (as {@code status --json}). */
-  private JsonObject row(Session s, CheckpointStore.RunRef ref) {
+  private JsonObject row(
+      Session s, CheckpointStore.RunRef ref, Map<String, ScheduledRun> scheduling) {
     try {
-      return RunViews.status(s, ref, now());
+      return RunViews.status(s, ref, now(), scheduling);
     } catch (RatchetException e) {
       return Views.refused(
           ref.runId(), ref.taskId(), ref.generation(), e.code().name(), e.getMessage());
@@ -81,8 +93,9 @@ final class Reads {
   List<JsonObject> runs(String phase) {
     List<JsonObject> rows = new ArrayList<>();
     try (Session s = ConsoleServer.open(config)) {
+      Map<String, ScheduledRun> scheduling = RunViews.schedulingRows(s);
       for (CheckpointStore.RunRef ref : s.store().runs()) {
-        JsonObject r = row(s, ref);
+        JsonObject r = row(s, ref, scheduling);
         if (phase != null && !phase.isEmpty() && !phase.equals(Views.text(r, "phase"))) {
           continue;
         }

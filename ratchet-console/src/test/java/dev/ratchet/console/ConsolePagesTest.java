@@ -53,6 +53,51 @@ class ConsolePagesTest {
     f.worker(ConsoleFixture.APPROVE);
     String run = page("/runs/" + ConsoleFixture.APPROVE);
     assertThat(run).contains("refused: untrusted_signer").contains("waiting for approval");
+    // Issue 39: judged and refused, so never "in the inbox" waiting to be consumed.
+    assertThat(run)
+        .contains("an approval in the inbox was refused by a worker (untrusted_signer)")
+        .doesNotContain("is in the inbox");
+    assertThat(page("/api/runs/" + ConsoleFixture.APPROVE))
+        .contains("\"refused\":\"untrusted_signer\"")
+        .contains("\"delivered\":false");
+  }
+
+  /**
+   * Issue 39: why a worker ended or parked a run at claim is on its scheduling row, and the console
+   * shows it: a started run's page and {@code /api/runs/RUN}; a run never started (ended at claim)
+   * in {@code /api/runs} and at {@code /api/runs/RUN}, where no checkpoint exists to inspect.
+   */
+  @Test
+  void whyAWorkerEndedOrParkedARunAtClaimIsOnItsPageAndInTheApi() throws Exception {
+    String task = f.store.runs(ConsoleFixture.APPROVE).get(0).taskId();
+    java.time.Duration ttl = java.time.Duration.ofSeconds(30);
+    f.store.schedule(task, ConsoleFixture.APPROVE, "plan", "ref");
+    dev.ratchet.schedule.Claim started = f.store.claim("w1", ttl).orElseThrow();
+    assertThat(started.runId()).isEqualTo(ConsoleFixture.APPROVE);
+    String parked = "parked at claim: CONTRACT: service.revision: expected 7; fix the cause";
+    assertThat(f.store.park(started, started.lease(), null, parked)).isTrue();
+    f.store.release(started.lease());
+    f.store.schedule(task, "r-never", "plan", "ref");
+    dev.ratchet.schedule.Claim never = f.store.claim("w1", ttl).orElseThrow();
+    String ended = "ended at claim, never started: APPROVAL: not trusted; submit it again";
+    f.store.finish(never, never.lease(), ended);
+    f.store.release(never.lease());
+
+    assertThat(page("/runs/" + ConsoleFixture.APPROVE))
+        .contains("<span id=\"claim-reason\">" + parked + "</span>");
+    assertThat(page("/api/runs/" + ConsoleFixture.APPROVE))
+        .contains("\"scheduling\":{")
+        .contains("\"reason\":\"" + parked + "\"")
+        .contains("\"state\":\"waiting\"");
+    String runs = page("/api/runs");
+    assertThat(runs)
+        .contains("\"reason\":\"" + parked + "\"")
+        .contains("\"run_id\":\"r-never\"")
+        .contains("\"status\":\"ended_at_claim\"")
+        .contains("\"hint\":\"" + ended + "\"");
+    HttpResponse<String> one = get("/api/runs/r-never");
+    assertThat(one.statusCode()).isEqualTo(200);
+    assertThat(one.body()).contains("\"status\":\"ended_at_claim\"").contains(ended);
   }
 
   @Test

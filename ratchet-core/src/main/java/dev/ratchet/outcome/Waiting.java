@@ -9,6 +9,7 @@ import dev.ratchet.model.TaskSpec;
 import dev.ratchet.sign.TrustRoot;
 import dev.ratchet.store.InboxItem;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -24,8 +25,10 @@ import java.util.Optional;
  * @param delivered true when a decision of the kind it needs is already in the inbox: then it waits
  *     for a worker to consume it (or refuse it)
  * @param hint a human sentence with the command that unblocks the run
+ * @param refused when nothing is delivered but a worker refused an item addressed to what the run
+ *     waits for: the reason it gave (e.g. {@code untrusted_signer}); null otherwise (issue 39)
  */
-public record Waiting(For what, boolean delivered, String hint) {
+public record Waiting(For what, boolean delivered, String hint, String refused) {
   /** What the run waits for; {@link #wireName()} is the machine code. */
   public enum For {
     APPROVAL("approval"),
@@ -48,6 +51,14 @@ public record Waiting(For what, boolean delivered, String hint) {
   public Waiting {
     Objects.requireNonNull(what, "what");
     Objects.requireNonNull(hint, "hint");
+    if (delivered && refused != null) {
+      throw new IllegalArgumentException("a delivered item is not a refused one");
+    }
+  }
+
+  /** A wait with no refused item. */
+  public Waiting(For what, boolean delivered, String hint) {
+    this(what, delivered, hint, null);
   }
 
   /**
@@ -74,6 +85,24 @@ public record Waiting(For what, boolean delivered, String hint) {
       long nowMs,
       TrustRoot approvers,
       TrustRoot reviewers) {
+    return of(s, task, inbox, nowMs, approvers, reviewers, Map.of());
+  }
+
+  /**
+   * As above, knowing which inbox items a worker already refused ({@code refused}: nonce to reason,
+   * from the run's traced refusals): a refused item is never counted as delivered, so no surface
+   * says it waits to be consumed (issue 39); when the only items addressed to what the run waits
+   * for were refused, the hint says so, with the reason and who acts next.
+   */
+  public static Optional<Waiting> of(
+      RunState s,
+      TaskSpec task,
+      List<InboxItem> inbox,
+      long nowMs,
+      TrustRoot approvers,
+      TrustRoot reviewers,
+      Map<String, String> refused) {
+    Objects.requireNonNull(refused, "refused");
     String run = s.runId();
     if (s.phase() == Phase.PAUSED) {
       // Who paused it and why are in its trace; a delivered unpause is not judged here (it needs
@@ -85,27 +114,36 @@ public record Waiting(For what, boolean delivered, String hint) {
               "an operator unpauses it: 'ratchet unpause " + run + " --operator NAME'"));
     }
     if (s.phase() == Phase.NEEDS_REVIEW) {
-      boolean delivered =
-          s.review() != null
-              && has(
+      Found found =
+          s.review() == null
+              ? Found.NONE
+              : find(
                   inbox,
                   InboxItem.Kind.REVIEW_DECISION,
                   s,
                   "case_id",
                   s.review().caseId(),
                   approvers,
-                  reviewers);
+                  reviewers,
+                  refused);
+      String decide =
+          "'ratchet review show "
+              + run
+              + "', then 'ratchet review decide "
+              + run
+              + " --decision replan|abort --reviewer NAME'";
       return Optional.of(
           new Waiting(
               For.REVIEW,
-              delivered,
-              delivered
+              found.delivered(),
+              found.delivered()
                   ? consume(run, "a reviewer decision")
-                  : "a reviewer decides: 'ratchet review show "
-                      + run
-                      + "', then 'ratchet review decide "
-                      + run
-                      + " --decision replan|abort --reviewer NAME'"));
+                  : found.refusedReason() != null
+                      ? refusedHint("a reviewer decision", found.refusedReason())
+                          + "; a trusted reviewer decides again: "
+                          + decide
+                      : "a reviewer decides: " + decide,
+              found.refusedReason()));
     }
     PendingIntent p = s.pending();
     if (s.phase() != Phase.RUNNING || p == null || !task.requiresApproval(p.action().kind())) {
@@ -123,55 +161,90 @@ public record Waiting(For what, boolean delivered, String hint) {
       }
       what = For.APPROVAL_REFRESH;
     }
-    boolean delivered =
-        has(
+    Found found =
+        find(
             inbox,
             InboxItem.Kind.APPROVAL,
             s,
             "action_id",
             p.action().actionId(),
             approvers,
-            reviewers);
+            reviewers,
+            refused);
     String command = what == For.APPROVAL ? "approve" : "refresh-approval";
+    String sign =
+        "'ratchet "
+            + command
+            + " "
+            + run
+            + " --approver NAME' (it shows "
+            + p.action().kind()
+            + " "
+            + p.action().actionId()
+            + " first)";
     return Optional.of(
         new Waiting(
             what,
-            delivered,
-            delivered
+            found.delivered(),
+            found.delivered()
                 ? consume(run, "an approval")
-                : "an approver signs: 'ratchet "
-                    + command
-                    + " "
-                    + run
-                    + " --approver NAME' (it shows "
-                    + p.action().kind()
-                    + " "
-                    + p.action().actionId()
-                    + " first)"));
+                : found.refusedReason() != null
+                    ? refusedHint("an approval", found.refusedReason())
+                        + "; a trusted approver signs again: "
+                        + sign
+                    : "an approver signs: " + sign,
+            found.refusedReason()));
   }
 
-  private static boolean has(
+  /**
+   * What the inbox holds for the run's need: a verified item no worker refused ({@code delivered}),
+   * else the reason a worker gave for refusing one addressed to it, else nothing.
+   */
+  private record Found(boolean delivered, String refusedReason) {
+    static final Found NONE = new Found(false, null);
+  }
+
+  private static Found find(
       List<InboxItem> inbox,
       InboxItem.Kind kind,
       RunState s,
       String member,
       String value,
       TrustRoot approvers,
-      TrustRoot reviewers) {
+      TrustRoot reviewers,
+      Map<String, String> refused) {
+    String refusedReason = null;
     for (InboxItem i : inbox) {
       if (i.kind() != kind) {
         continue;
       }
       // Cancels are not what a waiting run needs; no operator root is consulted here.
       InboxVerdict v = InboxVerdict.of(i, approvers, reviewers, null);
-      if (v.verified()
-          && s.taskId().equals(v.text("task_id"))
-          && s.runId().equals(v.text("run_id"))
-          && value.equals(v.text(member))) {
-        return true;
+      boolean addressed =
+          s.taskId().equals(v.text("task_id"))
+              && s.runId().equals(v.text("run_id"))
+              && value.equals(v.text(member));
+      if (!addressed) {
+        continue;
+      }
+      String reason = refused.get(i.nonce());
+      if (reason != null) {
+        refusedReason = reason; // judged already: never "waiting to be consumed"
+      } else if (v.verified()) {
+        return new Found(true, null);
       }
     }
-    return false;
+    return new Found(false, refusedReason);
+  }
+
+  private static String refusedHint(String what, String reason) {
+    return what
+        + " in the inbox was refused by a worker ("
+        + reason
+        + (reason.equals("untrusted_signer")
+            ? "; once its signer is trusted on the workers, a worker judges it again"
+            : "")
+        + ")";
   }
 
   private static String consume(String run, String what) {

@@ -15,6 +15,8 @@ import java.util.Optional;
  * token in the same step; the worker then {@link #park}s the run (waiting for an inbox item or a
  * time), {@link #finish}es it (ended) or leaves it runnable, and {@link #release}s the lease. An
  * inbox item delivered to a run makes its row runnable again (unless it ended) and counts a nudge.
+ * A worker that cannot go on with a run says why on its row when it parks or ends it (issue 39); a
+ * claim clears that reason.
  *
  * <p><b>Compare-and-set.</b> Every change of a row is judged by its row count: 0 means the caller
  * lost the race (another claimer took the row, an inbox item moved it on), 1 that it won; more is a
@@ -60,10 +62,30 @@ public interface SchedulingStore extends LeaseStore {
    * under its live {@code lease}; false (the row stays runnable) when an inbox item arrived since
    * the claim, so an approval that lands while the worker decides to wait is never slept over.
    */
-  boolean park(Claim claim, Lease lease, Instant wakeAt);
+  default boolean park(Claim claim, Lease lease, Instant wakeAt) {
+    return park(claim, lease, wakeAt, null);
+  }
+
+  /**
+   * {@link #park(Claim, Lease, Instant)}, and when {@code reason} is not null the row keeps it with
+   * the time it was set, for operators ({@link ScheduledRun#reason()}, issue 39; cut to {@link
+   * ScheduledRun#REASON_MAX} characters): why a worker could not go on with the run (a refusal at
+   * claim), in words that say what to do next. The next claim of the row clears it; a null reason
+   * leaves the row's reason as it is.
+   */
+  boolean park(Claim claim, Lease lease, Instant wakeAt, String reason);
 
   /** Marks a claimed run's row ended under its live {@code lease}: no worker claims it again. */
-  void finish(Claim claim, Lease lease);
+  default void finish(Claim claim, Lease lease) {
+    finish(claim, lease, null);
+  }
+
+  /**
+   * {@link #finish(Claim, Lease)}, and when {@code reason} is not null the row keeps it with the
+   * time it was set ({@link ScheduledRun#reason()}, issue 39): why a worker ended a run it could
+   * not start, in words that say what to do next. A null reason leaves the row's reason as it is.
+   */
+  void finish(Claim claim, Lease lease, String reason);
 
   /**
    * {@link #finish} then {@link #release} of the same {@code lease}, as one call where the store

@@ -30,6 +30,8 @@ final class InMemorySchedule {
     Long wakeAtMs;
     long nudges;
     long updatedAtMs;
+    String reason;
+    Long reasonAtMs;
 
     Row(String taskId, String runId, String driver, String taskRef, long now) {
       this.taskId = taskId;
@@ -82,7 +84,9 @@ final class InMemorySchedule {
                     r.state,
                     dev.ratchet.schedule.Claim.SUBMITTED.equals(r.taskRef),
                     java.time.Instant.ofEpochMilli(r.updatedAtMs),
-                    r.wakeAtMs == null ? null : java.time.Instant.ofEpochMilli(r.wakeAtMs)))
+                    r.wakeAtMs == null ? null : java.time.Instant.ofEpochMilli(r.wakeAtMs),
+                    r.reason,
+                    r.reasonAtMs == null ? null : java.time.Instant.ofEpochMilli(r.reasonAtMs)))
         .toList();
   }
 
@@ -116,12 +120,17 @@ final class InMemorySchedule {
         .map(r -> new String[] {r.taskId, r.runId});
   }
 
-  /** The claim of a row whose lease was just granted: runnable again and touched. */
+  /**
+   * The claim of a row whose lease was just granted: runnable again and touched, its reason
+   * cleared.
+   */
   Claim claimed(String taskId, String runId, Lease lease, long now) {
     Row r = rows.get(key(taskId, runId));
     RowCount.requireOne(r == null ? 0 : 1, "schedule claim");
     r.state = "runnable";
     r.updatedAtMs = now;
+    r.reason = null;
+    r.reasonAtMs = null;
     return new Claim(
         r.taskId,
         r.runId,
@@ -132,28 +141,38 @@ final class InMemorySchedule {
         r.taskRef.equals(Claim.SUBMITTED) ? submission(taskId, runId) : Optional.empty());
   }
 
-  boolean park(Claim claim, Instant wakeAt, long now) {
+  boolean park(Claim claim, Instant wakeAt, String reason, long now) {
     int changed = 0;
     for (Row r : matching(claim)) {
       if (r.state.equals("runnable") && r.nudges == claim.nudges()) {
         r.state = "waiting";
         r.wakeAtMs = wakeAt == null ? null : wakeAt.toEpochMilli();
         r.updatedAtMs = now;
+        noteReason(r, reason, now);
         changed++;
       }
     }
     return RowCount.won(changed, "schedule park");
   }
 
-  void finish(Claim claim, long now) {
+  void finish(Claim claim, String reason, long now) {
     int changed = 0;
     for (Row r : matching(claim)) {
       r.state = "ended";
       r.wakeAtMs = null;
       r.updatedAtMs = now;
+      noteReason(r, reason, now);
       changed++;
     }
     RowCount.won(changed, "schedule finish");
+  }
+
+  /** A reason given is kept with its time; none given leaves the row's as it is. */
+  private static void noteReason(Row r, String reason, long now) {
+    if (reason != null) {
+      r.reason = reason;
+      r.reasonAtMs = now;
+    }
   }
 
   /** The trigger on an inbox insert: the row wakes (an ended row stays ended), a nudge counts. */

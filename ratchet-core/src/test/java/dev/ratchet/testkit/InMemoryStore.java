@@ -350,17 +350,18 @@ public final class InMemoryStore implements CheckpointStore, SchedulingStore {
   }
 
   @Override
-  public synchronized boolean park(Claim claim, Lease lease, Instant wakeAt) {
+  public synchronized boolean park(Claim claim, Lease lease, Instant wakeAt, String reason) {
     requireAvailable();
     requireHeld(lease);
-    return schedule.park(claim, wakeAt, clock.millis());
+    return schedule.park(
+        claim, wakeAt, dev.ratchet.schedule.ScheduledRun.fitReason(reason), clock.millis());
   }
 
   @Override
-  public synchronized void finish(Claim claim, Lease lease) {
+  public synchronized void finish(Claim claim, Lease lease, String reason) {
     requireAvailable();
     requireHeld(lease);
-    schedule.finish(claim, clock.millis());
+    schedule.finish(claim, dev.ratchet.schedule.ScheduledRun.fitReason(reason), clock.millis());
   }
 
   @Override

@@ -127,6 +127,50 @@ class WaitingTest {
     }
   }
 
+  /**
+   * Issue 39: an item a worker already refused (its nonce in the run's traced refusals) is never
+   * said to wait to be consumed, even when it verifies under this surface's trust root (e.g. a key
+   * trusted here after the worker judged it); the hint says it was refused, why, and who acts.
+   */
+  @Test
+  void anItemAWorkerRefusedIsNeverSaidToWaitToBeConsumed() {
+    try (Run run = f.ratchet("w1").start(task, "run-1", ws)) {
+      run.propose(run.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+      f.approvePending(run, task, Duration.ofHours(1));
+      RunState s = run.state();
+      java.util.List<InboxItem> inbox = f.store.inbox(task.taskId(), "run-1");
+      assertThat(waiting(s).delivered()).as("verified, judged by no worker yet").isTrue();
+      Waiting w =
+          Waiting.of(
+                  s,
+                  task,
+                  inbox,
+                  f.clock.millis(),
+                  f.approvers,
+                  f.reviewers,
+                  java.util.Map.of(inbox.get(0).nonce(), "untrusted_signer"))
+              .orElseThrow();
+      assertThat(w.delivered()).isFalse();
+      assertThat(w.refused()).isEqualTo("untrusted_signer");
+      assertThat(w.hint())
+          .contains("an approval in the inbox was refused by a worker (untrusted_signer")
+          .contains("'ratchet approve run-1 --approver NAME'")
+          .doesNotContain("a worker consumes it");
+      Waiting other =
+          Waiting.of(
+                  s,
+                  task,
+                  inbox,
+                  f.clock.millis(),
+                  f.approvers,
+                  f.reviewers,
+                  java.util.Map.of("another-nonce", "expired"))
+              .orElseThrow();
+      assertThat(other.delivered()).as("a refusal of another item changes nothing").isTrue();
+      assertThat(other.refused()).isNull();
+    }
+  }
+
   private static RunState withEvidence(RunState s, Approval a) {
     PendingIntent p = s.pending();
     PendingIntent approved =

@@ -258,23 +258,42 @@ public final class JdbcStore implements CheckpointStore, SchedulingStore {
         : marks.write("claiming a run", work);
   }
 
+  /**
+   * {@inheritDoc} On PostgreSQL {@code ratchet_park}, or {@code ratchet_park_with_reason} (version
+   * 18) with a reason.
+   */
   @Override
-  public boolean park(Claim claim, Lease lease, Instant wakeAt) {
+  public boolean park(Claim claim, Lease lease, Instant wakeAt, String reason) {
     Objects.requireNonNull(claim, "claim");
     Objects.requireNonNull(lease, "lease");
-    return marks.write("parking a run", c -> Schedule.park(marks, c, claim, lease, wakeAt));
+    String why = reason(reason);
+    return marks.write("parking a run", c -> Schedule.park(marks, c, claim, lease, wakeAt, why));
   }
 
+  /**
+   * {@inheritDoc} On PostgreSQL {@code ratchet_finish}, or {@code ratchet_finish_with_reason}
+   * (version 18) with a reason.
+   */
   @Override
-  public void finish(Claim claim, Lease lease) {
+  public void finish(Claim claim, Lease lease, String reason) {
     Objects.requireNonNull(claim, "claim");
     Objects.requireNonNull(lease, "lease");
+    String why = reason(reason);
     marks.write(
         "finishing a run",
         c -> {
-          Schedule.finish(marks, c, claim, lease);
+          Schedule.finish(marks, c, claim, lease, why);
           return null;
         });
+  }
+
+  /** A row's reason: null, or non-blank text cut to its longest length. */
+  private static String reason(String reason) {
+    if (reason != null && reason.isBlank()) {
+      throw dev.ratchet.error.RatchetException.contract(
+          "reason: must not be blank (null for none)");
+    }
+    return dev.ratchet.schedule.ScheduledRun.fitReason(reason);
   }
 
   /**

@@ -376,19 +376,19 @@ public final class ShardedStore implements CheckpointStore, SchedulingStore {
   }
 
   @Override
-  public boolean park(Claim claim, Lease lease, Instant wakeAt) {
+  public boolean park(Claim claim, Lease lease, Instant wakeAt, String reason) {
     Objects.requireNonNull(claim, "claim");
-    return onRun(claim.runId(), false, s -> s.park(claim, lease, wakeAt));
+    return onRun(claim.runId(), false, s -> s.park(claim, lease, wakeAt, reason));
   }
 
   @Override
-  public void finish(Claim claim, Lease lease) {
+  public void finish(Claim claim, Lease lease, String reason) {
     Objects.requireNonNull(claim, "claim");
     onRun(
         claim.runId(),
         false,
         s -> {
-          s.finish(claim, lease);
+          s.finish(claim, lease, reason);
           return null;
         });
   }

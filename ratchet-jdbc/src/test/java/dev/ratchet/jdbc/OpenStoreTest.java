@@ -74,7 +74,7 @@ class OpenStoreTest {
     Path file = dir.resolve("new.db");
     Lease fence;
     try (JdbcStore s = JdbcStore.open(Database.sqlite(file), create)) {
-      assertThat(s.schemaVersion()).isEqualTo(14);
+      assertThat(s.schemaVersion()).isEqualTo(15);
       fence = s.acquire("run-1", "w1", Duration.ofMinutes(5)).orElseThrow();
       CommitResult r =
           s.commit(new CommitRequest(new RunScope("t", "run-1", "env"), 0, fence, "{}", List.of()));
@@ -86,7 +86,8 @@ class OpenStoreTest {
     }
     assertThat(Sql.one(file, "PRAGMA journal_mode")).isEqualTo("wal");
     assertThat(Sql.column(file, "SELECT version FROM ratchet_schema"))
-        .containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14");
+        .containsExactly(
+            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15");
   }
 
   @Test
@@ -95,22 +96,23 @@ class OpenStoreTest {
     JdbcStore.open(Database.sqlite(file), create).close();
     JdbcStore.open(Database.sqlite(file), create).close();
     assertThat(Sql.column(file, "SELECT version FROM ratchet_schema"))
-        .containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14");
+        .containsExactly(
+            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15");
   }
 
   @Test
   void aNewerSchemaIsRefusedAndLeftUntouched() {
     Path file = dir.resolve("newer.db");
     JdbcStore.open(Database.sqlite(file), create).close();
-    Sql.exec(file, "INSERT INTO ratchet_schema (version, description) VALUES (15, 'future')");
+    Sql.exec(file, "INSERT INTO ratchet_schema (version, description) VALUES (16, 'future')");
     for (StoreOptions o : List.of(mustExist, create)) {
       RatchetException e = refusal(() -> JdbcStore.open(Database.sqlite(file), o));
       assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
-      assertThat(e.getMessage()).contains("schema version 15").contains("upgrade Ratchet");
+      assertThat(e.getMessage()).contains("schema version 16").contains("upgrade Ratchet");
     }
     assertThat(Sql.column(file, "SELECT version FROM ratchet_schema"))
         .containsExactly(
-            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15");
+            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16");
   }
 
   @Test

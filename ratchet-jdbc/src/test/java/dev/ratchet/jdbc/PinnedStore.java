@@ -83,15 +83,15 @@ final class PinnedStore extends ForwardingCheckpointStore implements SchedulingS
   }
 
   @Override
-  public boolean park(Claim claim, Lease lease, Instant wakeAt) {
+  public boolean park(Claim claim, Lease lease, Instant wakeAt, String reason) {
     sync.run();
-    return store.park(claim, lease, wakeAt);
+    return store.park(claim, lease, wakeAt, reason);
   }
 
   @Override
-  public void finish(Claim claim, Lease lease) {
+  public void finish(Claim claim, Lease lease, String reason) {
     sync.run();
-    store.finish(claim, lease);
+    store.finish(claim, lease, reason);
   }
 
   @Override

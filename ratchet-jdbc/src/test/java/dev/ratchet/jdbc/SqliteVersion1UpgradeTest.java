@@ -54,7 +54,7 @@ class SqliteVersion1UpgradeTest {
             Database.sqlite(old), TestStores.options(clock).withOpenMode(OpenMode.MUST_EXIST))) {
       assertThat(Sql.column(old, "SELECT version FROM ratchet_schema ORDER BY version"))
           .containsExactly(
-              "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14");
+              "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15");
       u.resumeToCompletion(store, store);
     }
   }

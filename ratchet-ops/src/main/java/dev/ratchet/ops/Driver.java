@@ -33,8 +33,17 @@ public final class Driver {
     PAUSED
   }
 
-  /** Why driving stopped, with the exit code the command returns. */
-  public record Result(Stop stop, int exitCode, String summary) {}
+  /**
+   * Why driving stopped, with the exit code the command returns.
+   *
+   * @param refused when the run waits after refusing inbox items: what each was and why (kind,
+   *     nonce, key id, reason), as the runtime said it; null when nothing was refused (issue 39)
+   */
+  public record Result(Stop stop, int exitCode, String summary, String refused) {
+    public Result(Stop stop, int exitCode, String summary) {
+      this(stop, exitCode, summary, null);
+    }
+  }
 
   private final Run run;
   private final List<PlanStep> plan;
@@ -77,7 +86,8 @@ public final class Driver {
         && run.state().pending() != null) {
       return awaitingApproval(
           run.state(),
-          recovery.why() != null ? recovery.why() : "no valid approval was in the run's inbox");
+          recovery.why() != null ? recovery.why() : "no valid approval was in the run's inbox",
+          recovery.outcome() instanceof StepOutcome.AwaitingApproval w ? refused(w) : null);
     }
     for (int guard = 0; guard < 4 * plan.size() + 16; guard++) {
       RunState s = run.state();
@@ -111,13 +121,13 @@ public final class Driver {
         } else if (s.pending() != null) {
           StepOutcome o = run.reconcile();
           if (o instanceof StepOutcome.AwaitingApproval waiting) {
-            return awaitingApproval(run.state(), waiting.why());
+            return awaitingApproval(run.state(), waiting.why(), refused(waiting));
           }
           report(s, o);
         } else {
           Stepped next = step(s);
           if (next.waiting() != null) {
-            return awaitingApproval(run.state(), next.waiting().why());
+            return awaitingApproval(run.state(), next.waiting().why(), refused(next.waiting()));
           }
           RatchetException permanent = next.permanent();
           if (permanent != null && run.state().phase() == Phase.RUNNING) {
@@ -127,7 +137,10 @@ public final class Driver {
         }
       } catch (RatchetException e) {
         if (e.code() == ErrorCode.APPROVAL && run.state().phase() == Phase.NEEDS_REVIEW) {
-          return frozen(run.state(), e.getMessage());
+          // A decision refused (untrusted signer, wrong binding...) is said as refused.
+          boolean refused =
+              e instanceof dev.ratchet.error.ApprovalMissing m && !m.reasons().isEmpty();
+          return frozen(run.state(), e.getMessage(), refused ? e.getMessage() : null);
         }
         throw e;
       }
@@ -279,7 +292,12 @@ public final class Driver {
         Stop.ENDED, s.phase() == Phase.FAILED ? ErrorCode.TERMINAL.exitCode() : 0, summary);
   }
 
-  private Result frozen(RunState s, String why) {
+  /** The refused inbox items of a wait for approval, in the runtime's words; null when none. */
+  private static String refused(StepOutcome.AwaitingApproval w) {
+    return w.refusedReasons().isEmpty() ? null : w.why();
+  }
+
+  private Result frozen(RunState s, String why, String refused) {
     return new Result(
         Stop.FROZEN,
         ErrorCode.REVIEW_REQUIRED.exitCode(),
@@ -297,10 +315,11 @@ public final class Driver {
             + s.runId()
             + " --decision replan|abort --reviewer NAME'; then 'ratchet resume "
             + s.runId()
-            + "'");
+            + "'",
+        refused);
   }
 
-  private Result awaitingApproval(RunState s, String why) {
+  private Result awaitingApproval(RunState s, String why, String refused) {
     return new Result(
         Stop.AWAITING_APPROVAL,
         ErrorCode.APPROVAL.exitCode(),
@@ -317,6 +336,7 @@ public final class Driver {
             + " --approver NAME' (or 'ratchet refresh-approval' for expired evidence); then"
             + " 'ratchet resume "
             + s.runId()
-            + "'");
+            + "'",
+        refused);
   }
 }

@@ -7,6 +7,7 @@ import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.InboxVerdict;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.RunState;
+import dev.ratchet.schedule.ScheduledRun;
 import dev.ratchet.store.CheckpointStore;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.RecordSet;
@@ -68,6 +69,7 @@ public final class RunViews {
                 session.waiting(c),
                 now))
         .put("checkpoint_key_id", session.signingKeyId(c.ref()))
+        .put("scheduling", scheduling(schedulingRows(session).get(key(taskId, runId)), now))
         .put(
             "pending",
             s.pending() == null ? JsonNull.INSTANCE : Views.pending(s.pending(), now, false))
@@ -79,6 +81,11 @@ public final class RunViews {
         .put("quarantined_keys", Views.array(set(session, c, runId, RecordSet.QUARANTINED_KEYS)))
         .put("trace", Views.array(trace))
         .build();
+  }
+
+  /** The latest refusal reason per inbox nonce in the checked run's trace. */
+  static Map<String, String> refusedReasons(Session session, Session.Checked c) {
+    return refusedReasons(set(session, c, c.ref().runId(), RecordSet.TRACE));
   }
 
   /** The latest refusal reason per nonce, from the trace events that carry {@code refusals}. */
@@ -107,6 +114,12 @@ public final class RunViews {
    * cannot be verified (the caller shows it as refused).
    */
   public static JsonObject status(Session session, CheckpointStore.RunRef ref, long now) {
+    return status(session, ref, now, schedulingRows(session));
+  }
+
+  /** As above, with the store's scheduling rows read once for a whole listing. */
+  public static JsonObject status(
+      Session session, CheckpointStore.RunRef ref, long now, Map<String, ScheduledRun> rows) {
     Session.Checked c = session.check(ref.runId());
     JsonObject view =
         Views.run(
@@ -120,8 +133,106 @@ public final class RunViews {
             now);
     JsonObject cancel = cancel(session, ref, c.state());
     JsonObject pause = pause(session, ref, c.state());
+    view = view.with("scheduling", scheduling(rows.get(key(ref.taskId(), ref.runId())), now));
     view = cancel == null ? view : view.with("cancel", cancel);
     return pause == null ? view : view.with("pause", pause);
+  }
+
+  /**
+   * The store's scheduling rows by task and run, in one read; empty when the store schedules
+   * nothing.
+   */
+  public static Map<String, ScheduledRun> schedulingRows(Session session) {
+    Map<String, ScheduledRun> out = new java.util.LinkedHashMap<>();
+    session
+        .schedulingIfAny()
+        .ifPresent(s -> s.scheduled().forEach(r -> out.put(key(r.taskId(), r.runId()), r)));
+    return out;
+  }
+
+  private static String key(String taskId, String runId) {
+    return taskId + "\u0000" + runId;
+  }
+
+  /**
+   * A run's scheduling row as operators read it (issue 39): its state since when, and why a worker
+   * ended or parked it at claim ({@code reason}, with when and how long ago; null when no worker
+   * gave one since the last claim). Null when the run has no row (started by hand).
+   */
+  public static JsonValue scheduling(ScheduledRun r, long now) {
+    if (r == null) {
+      return JsonNull.INSTANCE;
+    }
+    JsonObject.Builder b =
+        JsonObject.builder()
+            .put("state", r.state())
+            .put("driver", r.driver())
+            .put("since_ms", r.updatedAt().toEpochMilli())
+            .put("reason", r.reason());
+    if (r.reasonAt() == null) {
+      b.put("reason_at_ms", JsonNull.INSTANCE).put("reason_age_ms", JsonNull.INSTANCE);
+    } else {
+      b.put("reason_at_ms", r.reasonAt().toEpochMilli())
+          .put("reason_age_ms", Math.max(0, now - r.reasonAt().toEpochMilli()));
+    }
+    return b.build();
+  }
+
+  /**
+   * The runs no checkpoint exists for (issue 39): submitted or scheduled and not started by a
+   * worker yet, and those a worker ended at claim with a reason (never started: nothing else will
+   * show them). Each as {@link #notStarted(ScheduledRun, long)}.
+   */
+  public static List<JsonObject> notStarted(
+      Map<String, ScheduledRun> rows, List<CheckpointStore.RunRef> started, long now) {
+    java.util.Set<String> checkpointed = new java.util.HashSet<>();
+    started.forEach(r -> checkpointed.add(key(r.taskId(), r.runId())));
+    List<JsonObject> out = new ArrayList<>();
+    for (ScheduledRun r : rows.values()) {
+      boolean shown = !r.state().equals("ended") || r.reason() != null;
+      if (shown && !checkpointed.contains(key(r.taskId(), r.runId()))) {
+        out.add(notStarted(r, now));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A run no worker has started: what it waits for and since when, no checkpoint to verify; {@code
+   * ended_at_claim} with the worker's reason as its hint when a worker refused to start it.
+   */
+  public static JsonObject notStarted(ScheduledRun r, long now) {
+    String status =
+        r.state().equals("ended") ? "ended_at_claim" : r.submitted() ? "submitted" : "scheduled";
+    long age = Math.max(0, now - r.updatedAt().toEpochMilli());
+    return JsonObject.builder()
+        .put("run_id", r.runId())
+        .put("task_id", r.taskId())
+        .put("status", status)
+        .put("phase", status)
+        .put("driver", r.driver())
+        .put("schedule_state", r.state())
+        .put("since_ms", r.updatedAt().toEpochMilli())
+        .put("age_ms", age)
+        .put("started", false)
+        .put(
+            "hint",
+            r.reason() != null
+                ? r.reason()
+                : "not started yet: a 'ratchet worker' claims it, verifies its signed task and"
+                    + " makes its first commit")
+        .put("scheduling", scheduling(r, now))
+        .build();
+  }
+
+  /** The not-started view of {@code runId}, if the store schedules it and has no checkpoint. */
+  public static java.util.Optional<JsonObject> notStarted(Session session, String runId, long now) {
+    if (!session.store().runs(runId).isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    return notStarted(schedulingRows(session), List.of(), now).stream()
+        .filter(r -> Views.text(r, "run_id").equals(runId))
+        .findFirst();
   }
 
   /** Trace outcomes that carry an operator's signed cancel (who and why). */

@@ -170,7 +170,8 @@ public final class Session implements AutoCloseable {
   /**
    * Who acts on a delivered decision next, in words true to who drives the run (issue 39): a run
    * with a live scheduling row is driven by workers, so one claims it (no command to type);
-   * otherwise {@code 'ratchet resume RUN'} does. {@code does} says what that action does.
+   * otherwise {@code 'ratchet resume RUN'} does — also for a run a worker parked at claim (its row
+   * has a reason): a worker would only refuse it again. {@code does} says what that action does.
    */
   public String whoActsNext(String taskId, String runId, String does) {
     boolean workers =
@@ -182,7 +183,8 @@ public final class Session implements AutoCloseable {
                             r ->
                                 r.taskId().equals(taskId)
                                     && r.runId().equals(runId)
-                                    && !r.state().equals("ended")))
+                                    && !r.state().equals("ended")
+                                    && r.reason() == null))
             .orElse(false);
     return workers
         ? "a worker claims the run and " + does + " (no resume needed)"
@@ -357,15 +359,30 @@ public final class Session implements AutoCloseable {
     return new Checked(ref, tf, declared, state);
   }
 
-  /** What the checked run waits for from a person, judged now (issue 17). */
+  /**
+   * What the checked run waits for from a person, judged now (issue 17). When its inbox holds
+   * anything, the items are checked against the run's traced refusals (issue 39): one a worker
+   * refused is never said to wait to be consumed, and the hint says it was refused and why. The
+   * trace is read only then.
+   */
   public java.util.Optional<dev.ratchet.outcome.Waiting> waiting(Checked c) {
+    java.util.List<dev.ratchet.store.InboxItem> inbox =
+        store().inbox(c.ref().taskId(), c.ref().runId());
+    long now = services.clock().millis();
+    java.util.Optional<dev.ratchet.outcome.Waiting> w =
+        dev.ratchet.outcome.Waiting.of(
+            c.state(), c.task().task(), inbox, now, trust.approvers(), trust.reviewers());
+    if (w.isEmpty() || inbox.isEmpty()) {
+      return w;
+    }
     return dev.ratchet.outcome.Waiting.of(
         c.state(),
         c.task().task(),
-        store().inbox(c.ref().taskId(), c.ref().runId()),
-        services.clock().millis(),
+        inbox,
+        now,
         trust.approvers(),
-        trust.reviewers());
+        trust.reviewers(),
+        RunViews.refusedReasons(this, c));
   }
 
   /** A verified run with what was needed to verify it. */

@@ -86,6 +86,7 @@ public final class Views {
     return JsonObject.builder()
         .put("for", w.what().wireName())
         .put("delivered", w.delivered())
+        .put("refused", w.refused())
         .put("hint", w.hint())
         .build();
   }

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
  * touched row goes first; a parked run waits for an inbox item or its wake-up time; an item that
  * arrives before the park keeps the run runnable; a lapsed lease makes the run claimable again and
  * fences the old holder; park and finish need the claim's token; a finished row is never claimed
- * again; a run is scheduled once. Part of {@link SchedulingStoreContract}, which implementations
- * subclass.
+ * again; a run is scheduled once; the reason a worker gives when it parks or ends a run is listed
+ * with its time until the next claim clears it (issue 39). Part of {@link SchedulingStoreContract},
+ * which implementations subclass.
  */
 public abstract class SchedulingRowsContract extends SchedulingFixture {
   @Test
@@ -215,6 +216,60 @@ public abstract class SchedulingRowsContract extends SchedulingFixture {
     assertThat(store.claim("w2", TTL)).isEmpty();
     deliver("run-a", "n-late");
     assertThat(store.claim("w2", TTL)).as("ended stays ended").isEmpty();
+  }
+
+  @Test
+  void aReasonGivenAtFinishIsListedWithItsTime() {
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    store.schedule(TASK, "run-b", DRIVER, "ref");
+    Claim a = claim("w1");
+    clock.advance(Duration.ofMillis(7));
+    store.finish(a, a.lease(), "ended at claim: CONTRACT: bad task; submit it again");
+    store.release(a.lease());
+    dev.ratchet.schedule.ScheduledRun ended = row(a.runId());
+    assertThat(ended.state()).isEqualTo("ended");
+    assertThat(ended.reason()).isEqualTo("ended at claim: CONTRACT: bad task; submit it again");
+    assertThat(ended.reasonAt()).isEqualTo(START.plusMillis(7));
+    Claim b = claim("w1");
+    store.finish(b, b.lease());
+    store.release(b.lease());
+    assertThat(row(b.runId()).reason()).as("no reason given, none listed").isNull();
+    assertThat(row(b.runId()).reasonAt()).isNull();
+  }
+
+  @Test
+  void aReasonGivenAtParkStaysThroughAWakeAndTheNextClaimClearsIt() {
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    Claim c = claim("w1");
+    start("run-a", c.lease());
+    clock.advance(Duration.ofMillis(3));
+    assertThat(store.park(c, c.lease(), null, "parked at claim: CONTRACT: refused")).isTrue();
+    store.release(c.lease());
+    assertThat(row("run-a").reason()).isEqualTo("parked at claim: CONTRACT: refused");
+    assertThat(row("run-a").reasonAt()).isEqualTo(START.plusMillis(3));
+    assertThat(store.wakeWaiting()).isEqualTo(1);
+    assertThat(row("run-a").state()).isEqualTo("runnable");
+    assertThat(row("run-a").reason()).as("woken, not yet claimed").isNotNull();
+    clock.advance(Duration.ofMillis(3));
+    Claim again = claim("w2");
+    assertThat(row("run-a").reason()).as("a claim clears it").isNull();
+    assertThat(row("run-a").reasonAt()).isNull();
+    assertThat(store.park(again, again.lease(), null)).isTrue();
+    assertThat(row("run-a").reason()).as("an ordinary park gives none").isNull();
+  }
+
+  @Test
+  void aLongReasonIsCutToTheLongestARowKeeps() {
+    store.schedule(TASK, "run-a", DRIVER, "ref");
+    Claim c = claim("w1");
+    store.finish(c, c.lease(), "x".repeat(5000));
+    assertThat(row("run-a").reason())
+        .hasSize(dev.ratchet.schedule.ScheduledRun.REASON_MAX)
+        .endsWith("...");
+  }
+
+  private dev.ratchet.schedule.ScheduledRun row(String runId) {
+    return store.scheduled().stream().filter(r -> r.runId().equals(runId)).findFirst().get();
   }
 
   @Test

@@ -280,7 +280,7 @@ public final class Worker {
     Driver driver = drivers.get(claim.driver());
     if (driver == null) {
       // No thread here can move it: park it until someone delivers or a worker with it claims.
-      store.park(claim, claim.lease(), null);
+      store.park(claim, claim.lease(), null, ClaimReasons.noDriver(claim));
       sayRun(claim, "no driver named '" + claim.driver() + "' here; parked");
       return "no_driver";
     }
@@ -290,8 +290,9 @@ public final class Worker {
     try {
       ctx = opener.open(claim, () -> stopping.get() || keeper.lost() || stopAsked.get());
     } catch (ClaimRefused e) {
-      // Never started or resumed: end the row so no worker claims it again (ADR 0061).
-      store.finish(claim, claim.lease());
+      // Never started or resumed: end the row so no worker claims it again (ADR 0061); the row
+      // says why, for status and the console (issue 39).
+      store.finish(claim, claim.lease(), ClaimReasons.ended(e));
       sayRun(claim, "refused, not started: " + e.code() + ": " + e.getMessage());
       return "refused";
     } catch (RatchetException e) {
@@ -302,10 +303,10 @@ public final class Worker {
       // a run never started ends its row; a started one is parked with no wake-up time, for an
       // operator (or a trust change, ADR 0053) — never left runnable.
       if (claim.firstLease()) {
-        store.finish(claim, claim.lease());
+        store.finish(claim, claim.lease(), ClaimReasons.ended(e));
         sayRun(claim, "refused, not started: " + e.code() + ": " + e.getMessage());
       } else {
-        store.park(claim, claim.lease(), null);
+        store.park(claim, claim.lease(), null, ClaimReasons.parked(claim, e));
         sayRun(
             claim, "refused at claim, parked for an operator: " + e.code() + ": " + e.getMessage());
       }
@@ -337,6 +338,10 @@ public final class Worker {
           opener.released(lease);
         }
         case WAITING -> {
+          if (r.refused() != null) {
+            // Issue 39: a refused decision is said as such, never only as a wait.
+            sayRun(claim, "refused an inbox item: " + r.refused());
+          }
           if (!store.park(claim, lease, r.wakeAt())) {
             sayRun(claim, "an item arrived; left runnable");
           }

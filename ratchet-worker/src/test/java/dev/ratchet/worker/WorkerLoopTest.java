@@ -251,6 +251,53 @@ class WorkerLoopTest {
                   l.contains(
                       "run r2: refused at claim, parked for an operator: CONTRACT:"
                           + " service.revision"));
+      // Issue 39: the reason is on each row, for status and the console, not only in this log.
+      assertThat(reason(fx, "r1"))
+          .startsWith("ended at claim, never started: CONTRACT: service.revision: expected 7")
+          .endsWith("fix the task and submit it again under a new run id");
+      assertThat(reason(fx, "r2"))
+          .startsWith("parked at claim: CONTRACT: service.revision: expected 7")
+          .contains("'ratchet resume r2'");
+      // Fixed and woken (a trust change): the next claim resumes it and the reason is gone.
+      refuse.set(false);
+      assertThat(fx.store.wakeWaiting()).isEqualTo(1);
+      assertThat(once.get().step()).isTrue();
+      assertThat(fx.lines()).contains("worker w1 run r2: yielded (next step)");
+      assertThat(reason(fx, "r2")).as("cleared by the claim that resumed it").isNull();
+    }
+  }
+
+  private static String reason(WorkerFixture fx, String runId) {
+    return fx.store.scheduled().stream()
+        .filter(r -> r.runId().equals(runId))
+        .findFirst()
+        .orElseThrow()
+        .reason();
+  }
+
+  /**
+   * Issue 39: a driver that waits after refusing an inbox item (e.g. a reviewer decision signed by
+   * a key no trust root holds) is logged as a refusal first, never only as an ordinary wait.
+   */
+  @Test
+  void aRefusedInboxItemIsLoggedAsRefusedBeforeTheWait() throws Exception {
+    try (WorkerFixture fx = new WorkerFixture(TTL)) {
+      fx.store.schedule(fx.task.taskId(), "r1", "frozen", "ref");
+      String refused =
+          "no valid reviewer decision for case-1: refused n-1 (key k-7): untrusted_signer: key k-7"
+              + " is not in the reviewers' trust root";
+      Worker w =
+          fx.worker(
+              driver(
+                  "frozen",
+                  ctx -> DriveResult.waiting("needs a reviewer's decision", null, refused)),
+              new WorkerOptions("w1", 1, Duration.ofMillis(50), TTL, true));
+      assertThat(w.step()).isTrue();
+      java.util.List<String> lines = fx.lines();
+      int refusal = lines.indexOf("worker w1 run r1: refused an inbox item: " + refused);
+      int wait = lines.indexOf("worker w1 run r1: waiting (needs a reviewer's decision)");
+      assertThat(refusal).as(String.join("\n", lines)).isNotNegative();
+      assertThat(wait).isGreaterThan(refusal);
     }
   }
 

@@ -42,6 +42,9 @@ final class PostgresSchema {
           "ratchet_finish_release(text, text, text, bigint, bytea)",
           // version 17 (ADR 0141): the commits of several runs in one call
           PostgresSchema.BATCH_COMMIT_FUNCTION,
+          // version 18 (issue 39): park and finish with the reason an operator reads
+          "ratchet_park_with_reason(text, text, bigint, bigint, text, text, bigint, bytea)",
+          "ratchet_finish_with_reason(text, text, text, text, bigint, bytea)",
           // ADR 0053 (issue 39): a worker that reloads a changed trust root wakes waiting runs
           PostgresSchema.WAKE_FUNCTION);
 

@@ -44,12 +44,16 @@ public final class Schedule {
     java.util.List<dev.ratchet.schedule.ScheduledRun> out = new java.util.ArrayList<>();
     try (PreparedStatement ps =
             c.prepareStatement(
-                "SELECT task_id, run_id, driver, task_ref, state, updated_at_ms, wake_at_ms"
+                "SELECT task_id, run_id, driver, task_ref, state, updated_at_ms, wake_at_ms,"
+                    + " reason, reason_at_ms"
                     + " FROM ratchet_schedule ORDER BY updated_at_ms, task_id, run_id");
         ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
         long wake = rs.getLong(7);
         boolean noWake = rs.wasNull();
+        String reason = rs.getString(8);
+        long reasonAt = rs.getLong(9);
+        boolean noReason = reason == null || rs.wasNull();
         out.add(
             new dev.ratchet.schedule.ScheduledRun(
                 rs.getString(1),
@@ -58,7 +62,9 @@ public final class Schedule {
                 rs.getString(5),
                 Claim.SUBMITTED.equals(rs.getString(4)),
                 Instant.ofEpochMilli(rs.getLong(6)),
-                noWake ? null : Instant.ofEpochMilli(wake)));
+                noWake ? null : Instant.ofEpochMilli(wake),
+                noReason ? null : reason,
+                noReason ? null : Instant.ofEpochMilli(reasonAt)));
       }
     }
     return out;
@@ -200,8 +206,8 @@ public final class Schedule {
     }
     try (PreparedStatement ps =
         c.prepareStatement(
-            "UPDATE ratchet_schedule SET state = 'runnable', updated_at_ms = ?"
-                + " WHERE task_id = ? AND run_id = ?")) {
+            "UPDATE ratchet_schedule SET state = 'runnable', updated_at_ms = ?,"
+                + " reason = NULL, reason_at_ms = NULL WHERE task_id = ? AND run_id = ?")) {
       ps.setLong(1, now);
       ps.setString(2, taskId);
       ps.setString(3, runId);
@@ -228,22 +234,35 @@ public final class Schedule {
     }
   }
 
-  /** Parks the run as waiting unless an inbox item arrived since the claim; true if parked. */
-  public static boolean park(Side marks, Connection c, Claim claim, Lease lease, Instant wakeAt)
+  /**
+   * Parks the run as waiting unless an inbox item arrived since the claim; true if parked. A
+   * reason, when not null, is kept on the row with the time (PostgreSQL: {@code
+   * ratchet_park_with_reason}, version 18).
+   */
+  public static boolean park(
+      Side marks, Connection c, Claim claim, Lease lease, Instant wakeAt, String reason)
       throws SQLException {
     if (postgres(marks)) {
-      try (PreparedStatement ps = c.prepareStatement("SELECT ratchet_park(?, ?, ?, ?, ?, ?, ?)")) {
-        ps.setString(1, claim.taskId());
-        ps.setString(2, claim.runId());
-        ps.setLong(3, claim.nudges());
+      String call =
+          reason == null
+              ? "SELECT ratchet_park(?, ?, ?, ?, ?, ?, ?)"
+              : "SELECT ratchet_park_with_reason(?, ?, ?, ?, ?, ?, ?, ?)";
+      try (PreparedStatement ps = c.prepareStatement(call)) {
+        int i = 1;
+        ps.setString(i++, claim.taskId());
+        ps.setString(i++, claim.runId());
+        ps.setLong(i++, claim.nudges());
         if (wakeAt == null) {
-          ps.setNull(4, java.sql.Types.BIGINT);
+          ps.setNull(i++, java.sql.Types.BIGINT);
         } else {
-          ps.setLong(4, wakeAt.toEpochMilli());
+          ps.setLong(i++, wakeAt.toEpochMilli());
         }
-        ps.setString(5, lease.owner());
-        ps.setLong(6, lease.version());
-        ps.setBytes(7, lease.requireToken().secret());
+        if (reason != null) {
+          ps.setString(i++, reason);
+        }
+        ps.setString(i++, lease.owner());
+        ps.setLong(i++, lease.version());
+        ps.setBytes(i, lease.requireToken().secret());
         try (ResultSet rs = ps.executeQuery()) {
           return RowCount.won(rs.next() ? rs.getInt(1) : 0, "ratchet_park");
         } catch (SQLException e) {
@@ -255,7 +274,9 @@ public final class Schedule {
     Leases.check(c, lease.fence(), lease.requireToken(), now);
     try (PreparedStatement ps =
         c.prepareStatement(
-            "UPDATE ratchet_schedule SET state = 'waiting', wake_at_ms = ?, updated_at_ms = ?"
+            "UPDATE ratchet_schedule SET state = 'waiting', wake_at_ms = ?, updated_at_ms = ?,"
+                + " reason = COALESCE(?, reason),"
+                + " reason_at_ms = CASE WHEN ? IS NULL THEN reason_at_ms ELSE ? END"
                 + " WHERE task_id = ? AND run_id = ? AND state = 'runnable' AND nudges = ?")) {
       if (wakeAt == null) {
         ps.setNull(1, java.sql.Types.BIGINT);
@@ -263,18 +284,27 @@ public final class Schedule {
         ps.setLong(1, wakeAt.toEpochMilli());
       }
       ps.setLong(2, now);
-      ps.setString(3, claim.taskId());
-      ps.setString(4, claim.runId());
-      ps.setLong(5, claim.nudges());
+      setReason(ps, 3, reason, now);
+      ps.setString(6, claim.taskId());
+      ps.setString(7, claim.runId());
+      ps.setLong(8, claim.nudges());
       return RowCount.won(ps.executeUpdate(), "schedule park");
     }
+  }
+
+  /** Parameters {@code at}..{@code at+2}: reason, reason again, and the time it is set. */
+  private static void setReason(PreparedStatement ps, int at, String reason, long now)
+      throws SQLException {
+    ps.setString(at, reason);
+    ps.setString(at + 1, reason);
+    ps.setLong(at + 2, now);
   }
 
   /** Marks the run's row ended under its lease and releases the lease, in one transaction. */
   public static void finishAndRelease(Side marks, Connection c, Claim claim, Lease lease)
       throws SQLException {
     if (postgres(marks)) {
-      finishPostgres(c, "ratchet_finish_release", claim, lease);
+      finishPostgres(c, "ratchet_finish_release", claim, lease, null);
       return;
     }
     finish(marks, c, claim, lease);
@@ -284,34 +314,57 @@ public final class Schedule {
   /** Marks the run's row ended under its lease. */
   public static void finish(Side marks, Connection c, Claim claim, Lease lease)
       throws SQLException {
+    finish(marks, c, claim, lease, null);
+  }
+
+  /**
+   * Marks the run's row ended under its lease; a reason, when not null, is kept on the row with the
+   * time (PostgreSQL: {@code ratchet_finish_with_reason}, version 18).
+   */
+  public static void finish(Side marks, Connection c, Claim claim, Lease lease, String reason)
+      throws SQLException {
     if (postgres(marks)) {
-      finishPostgres(c, "ratchet_finish", claim, lease);
+      finishPostgres(
+          c,
+          reason == null ? "ratchet_finish" : "ratchet_finish_with_reason",
+          claim,
+          lease,
+          reason);
       return;
     }
     long now = marks.now(c);
     Leases.check(c, lease.fence(), lease.requireToken(), now);
     try (PreparedStatement ps =
         c.prepareStatement(
-            "UPDATE ratchet_schedule SET state = 'ended', wake_at_ms = NULL, updated_at_ms = ?"
+            "UPDATE ratchet_schedule SET state = 'ended', wake_at_ms = NULL, updated_at_ms = ?,"
+                + " reason = COALESCE(?, reason),"
+                + " reason_at_ms = CASE WHEN ? IS NULL THEN reason_at_ms ELSE ? END"
                 + " WHERE task_id = ? AND run_id = ?")) {
       ps.setLong(1, now);
-      ps.setString(2, claim.taskId());
-      ps.setString(3, claim.runId());
+      setReason(ps, 2, reason, now);
+      ps.setString(5, claim.taskId());
+      ps.setString(6, claim.runId());
       RowCount.won(ps.executeUpdate(), "schedule finish");
     }
   }
 
   /**
-   * {@code function} (ratchet_finish, or ratchet_finish_release which calls it) under the lease.
+   * {@code function} (ratchet_finish, ratchet_finish_with_reason, or ratchet_finish_release which
+   * calls ratchet_finish) under the lease; {@code reason} is passed when not null.
    */
-  private static void finishPostgres(Connection c, String function, Claim claim, Lease lease)
-      throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT " + function + "(?, ?, ?, ?, ?)")) {
-      ps.setString(1, claim.taskId());
-      ps.setString(2, claim.runId());
-      ps.setString(3, lease.owner());
-      ps.setLong(4, lease.version());
-      ps.setBytes(5, lease.requireToken().secret());
+  private static void finishPostgres(
+      Connection c, String function, Claim claim, Lease lease, String reason) throws SQLException {
+    String args = reason == null ? "(?, ?, ?, ?, ?)" : "(?, ?, ?, ?, ?, ?)";
+    try (PreparedStatement ps = c.prepareStatement("SELECT " + function + args)) {
+      int i = 1;
+      ps.setString(i++, claim.taskId());
+      ps.setString(i++, claim.runId());
+      if (reason != null) {
+        ps.setString(i++, reason);
+      }
+      ps.setString(i++, lease.owner());
+      ps.setLong(i++, lease.version());
+      ps.setBytes(i, lease.requireToken().secret());
       try (ResultSet rs = ps.executeQuery()) {
         RowCount.won(rs.next() ? rs.getInt(1) : 0, function);
       } catch (SQLException e) {

@@ -46,8 +46,8 @@ public final class PlanDriver implements dev.ratchet.worker.Driver {
             .drive(context.run().recovery());
     return switch (r.stop()) {
       case ENDED -> DriveResult.ended(r.summary());
-      case FROZEN -> DriveResult.waiting("needs a reviewer's decision", null);
-      case AWAITING_APPROVAL -> DriveResult.waiting("awaiting approval", null);
+      case FROZEN -> DriveResult.waiting("needs a reviewer's decision", null, r.refused());
+      case AWAITING_APPROVAL -> DriveResult.waiting("awaiting approval", null, r.refused());
       case YIELDED -> DriveResult.yielded("stopped between steps");
       case PAUSED -> DriveResult.waiting("paused by an operator", null);
     };

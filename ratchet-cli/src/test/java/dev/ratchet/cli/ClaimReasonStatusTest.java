@@ -1,0 +1,52 @@
+package dev.ratchet.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ratchet.schedule.Claim;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 39: why a worker parked a started run at claim is on its scheduling row, and {@code status}
+ * and {@code inspect} say it under the run (text and JSON); a later claim clears it, and then
+ * neither says it any more.
+ */
+class ClaimReasonStatusTest {
+  @TempDir Path dir;
+
+  @Test
+  void aStartedRunParkedAtClaimShowsWhyInStatusAndInspectUntilItIsClaimedAgain() {
+    MemoryHarness h = new MemoryHarness(dir, 73);
+    assertThat(h.run("keys", "generate").exit()).isZero();
+    h.person("approver", "alice");
+    Path gated = h.taskFile("gated.json", "\"append_file\"", MemoryHarness.PLAN);
+    assertThat(h.run("run", gated.toString(), "--run-id", "r1").exit()).isEqualTo(4);
+    String task = h.store.runs("r1").get(0).taskId();
+    // What a worker does when the run's resume is refused at claim (Worker, ClaimReasons).
+    h.store.schedule(task, "r1", "plan", "ref");
+    Claim c = h.store.claim("w1", Duration.ofSeconds(30)).orElseThrow();
+    String why = "parked at claim: CONTRACT: service.revision: expected 7; fix the cause";
+    assertThat(h.store.park(c, c.lease(), null, why)).isTrue();
+    h.store.release(c.lease());
+    h.clock.advance(Duration.ofSeconds(5));
+
+    assertThat(h.run("status").out()).contains("r1: " + why + " (5000 ms ago)");
+    assertThat(h.run("status", "r1", "--json").out())
+        .contains("\"scheduling\":{")
+        .contains("\"reason\":\"" + why + "\"")
+        .contains("\"reason_age_ms\":5000");
+    assertThat(h.run("inspect", "r1").out())
+        .contains("scheduling row waiting: " + why + " (5000 ms ago)");
+    assertThat(h.run("inspect", "r1", "--json").out()).contains("\"reason\":\"" + why + "\"");
+
+    // Woken and claimed again: the claim clears the reason.
+    assertThat(h.store.wakeWaiting()).isEqualTo(1);
+    Claim again = h.store.claim("w1", Duration.ofSeconds(30)).orElseThrow();
+    h.store.release(again.lease());
+    assertThat(h.run("status").out()).doesNotContain("parked at claim");
+    assertThat(h.run("inspect", "r1").out()).doesNotContain("parked at claim");
+    assertThat(h.run("status", "r1", "--json").out()).contains("\"reason\":null");
+  }
+}
