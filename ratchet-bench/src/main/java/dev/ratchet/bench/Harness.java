@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * same durability ({@code synchronous=FULL}, WAL).
  *
  * <pre>
- * java -cp ... dev.ratchet.bench.Harness [--mode full|smoke] [--out FILE] [--dir DIR] [--only 1,3]
+ * java -cp ... dev.ratchet.bench.Harness [--mode full|quick|smoke] [--out FILE] [--dir DIR] [--only 1,3]
  * </pre>
  *
  * <p>Figures: (1) write steps/s and checkpoint commits/s of one run; (2) the same with 1–64
@@ -44,7 +44,8 @@ public final class Harness {
               switch (m) {
                 case "full" -> HarnessConfig.full();
                 case "smoke" -> HarnessConfig.smoke();
-                default -> throw new IllegalArgumentException("--mode full|smoke, not " + m);
+                case "quick" -> HarnessConfig.quick();
+                default -> throw new IllegalArgumentException("--mode full|quick|smoke, not " + m);
               };
         }
         case "--out" -> out = Path.of(value(args, ++i));
