@@ -146,6 +146,9 @@ final class Postgres {
                     warm.meanRecordBytes()));
           }
           rounds(s, n, drivers, raws, rows, body);
+          if (n > 1) {
+            batched(owner, n, drivers);
+          }
           if (peer != null) {
             new PeerRounds(cfg, report, log)
                 .run(
@@ -316,6 +319,74 @@ final class Postgres {
                 used.commitNanos() / 1e6 / stepCount,
                 used.readNanos() / 1e6 / stepCount,
                 (n * seconds * 1e9 - used.commitNanos() - used.readNanos()) / 1e6 / stepCount)));
+  }
+
+  /**
+   * The batched commit (ADR 0141) side by side with the unbatched store: the same n runs' write
+   * steps through a second store with group commit on, whose writer sends the queued commits of
+   * several runs as one {@code ratchet_commit_batch} call, alternating with the unbatched store's
+   * drivers in every round.
+   */
+  private void batched(Database owner, int n, List<Driver> plain) {
+    try (BenchStore b = new BenchStore(owner.as(WORKER, PASSWORD), true, cfg.contentChars())) {
+      List<Driver> drivers = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        drivers.add(b.start("f4b-" + n + "-" + i));
+      }
+      Timed.parallel(n, Math.max(1, cfg.warmupMillis() / 3), w -> drivers.get(w).writeStep());
+      List<Double> on = new ArrayList<>();
+      List<Double> off = new ArrayList<>();
+      List<Double> ratios = new ArrayList<>();
+      List<Long> latency = new ArrayList<>();
+      dev.ratchet.jdbc.CommitStats before = b.jdbc.stats();
+      for (int r = 0; r < cfg.rounds(); r++) {
+        double with = 0;
+        double without = 0;
+        for (int k = 0; k < 2; k++) {
+          if ((k + r) % 2 == 0) {
+            long s0 = total(drivers);
+            Timed t =
+                Timed.parallel(n, cfg.roundMillis(), w -> drivers.get(w).writeStep(), latency);
+            with = (total(drivers) - s0) / t.seconds();
+          } else {
+            long s0 = total(plain);
+            Timed t = Timed.parallel(n, cfg.roundMillis(), w -> plain.get(w).writeStep());
+            without = (total(plain) - s0) / t.seconds();
+          }
+        }
+        on.add(with);
+        off.add(without);
+        ratios.add(with / without);
+        log.line(
+            String.format(
+                Locale.ROOT,
+                "  PostgreSQL %d runs, round %d: batched commit %.0f steps/s, unbatched %.0f",
+                n,
+                r,
+                with,
+                without));
+      }
+      dev.ratchet.jdbc.CommitStats used = b.jdbc.stats();
+      long txs = used.transactions() - before.transactions();
+      long reqs = used.requests() - before.requests();
+      report.add(
+          Row.untargeted(
+              "4",
+              String.format(
+                  Locale.ROOT,
+                  "write steps/s, %d runs, PostgreSQL, batched commit (group commit on:"
+                      + " ratchet_commit_batch) vs the same runs unbatched",
+                  n),
+              String.format(Locale.ROOT, "%,.0f steps/s", Stats.median(on)),
+              String.format(Locale.ROOT, "%,.0f steps/s", Stats.median(off)),
+              Stats.median(ratios),
+              String.format(
+                  Locale.ROOT,
+                  "%.2f commits per call (largest %d); step latency %s",
+                  txs == 0 ? 0.0 : (double) reqs / txs,
+                  used.largestBatch(),
+                  Stats.p50p99(latency))));
+    }
   }
 
   private static String measure(int n) {

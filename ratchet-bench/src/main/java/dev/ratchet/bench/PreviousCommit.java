@@ -16,7 +16,7 @@ import java.sql.Statement;
  * signature and grants.
  */
 final class PreviousCommit {
-  /** The migration whose {@code ratchet_commit} the current schema replaced (version 17's). */
+  /** The migration whose {@code ratchet_commit} the current schema replaced (version 18's). */
   static final String MIGRATION = "V10__retention_from_the_mark.sql";
 
   private static final String ROOT = "/dev/ratchet/jdbc/schema/postgresql/";

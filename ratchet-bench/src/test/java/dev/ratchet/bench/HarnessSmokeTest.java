@@ -47,7 +47,9 @@ class HarnessSmokeTest {
       // Figure 4's bound beside each of its PostgreSQL rows: the rows of a step written alone.
       assertThat(rows.stream().filter(Row::measured).map(Row::measure))
           .anyMatch(m -> m.startsWith("the rows of a write step alone, 1 client: a mark,"))
-          .anyMatch(m -> m.startsWith("the rows of a write step alone, 8 clients: a mark,"));
+          .anyMatch(m -> m.startsWith("the rows of a write step alone, 8 clients: a mark,"))
+          // ADR 0141: the batched commit beside the same runs unbatched.
+          .anyMatch(m -> m.startsWith("write steps/s, 8 runs, PostgreSQL, batched commit"));
     }
     String table = report.toMarkdown();
     assertThat(table)

@@ -68,7 +68,7 @@ class CrashPlanTest {
     }
     assertThat(planned).isEqualTo(CrashPlan.drivenWindows());
     assertThat(CrashPlan.drivenWindows())
-        .hasSize(CrashPoint.values().length - 2)
+        .hasSize(CrashPoint.values().length - 4)
         .doesNotContain(CrashPoint.AFTER_EFFECT_STARTED_COMMIT, CrashPoint.UNRECEIPTED_RESULT_HELD);
   }
 

@@ -31,8 +31,9 @@ final class WorkCommand extends CliCommand {
   @Option(
       names = "--poll",
       paramLabel = "DURATION",
-      defaultValue = "1s",
-      description = "Sleep between claims when nothing is claimable: 250ms, 1s (default 1s).")
+      description =
+          "Sleep between claims when nothing is claimable: 250ms, 1s (default: worker.poll in"
+              + " <home>/ratchet.properties, followed while the worker runs, else 1s).")
   String poll;
 
   @Option(names = "--once", description = "Stop once nothing is claimable.")
@@ -73,7 +74,7 @@ final class WorkCommand extends CliCommand {
         new WorkerProcess.Options(
             Workers.id(workerId),
             concurrency,
-            WorkerProcess.duration("--poll", poll),
+            poll == null ? null : WorkerProcess.duration("--poll", poll),
             WorkerProcess.duration("--lease-ttl", leaseTtl),
             once,
             metricsBind,

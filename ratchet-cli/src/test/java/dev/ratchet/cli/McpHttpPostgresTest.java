@@ -8,23 +8,19 @@ import dev.ratchet.json.Json;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.json.JsonString;
 import dev.ratchet.mcp.http.TaskRpc;
+import dev.ratchet.testkit.LocalPostgresSchema;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,34 +29,15 @@ import org.junit.jupiter.api.io.TempDir;
  * whichever holds the run's lease, however the calls reach the two servers.
  */
 class McpHttpPostgresTest {
-  private static final String URL = "jdbc:postgresql://127.0.0.1:5432/test";
-  private static final String USER = "postgres";
+  @RegisterExtension final LocalPostgresSchema pg = new LocalPostgresSchema("mcp_http");
 
   @TempDir Path dir;
-  private String schema;
   private ReferenceService ledger;
   private McpHttpServerProcess a;
   private McpHttpServerProcess b;
 
-  @BeforeEach
-  void requirePostgres() {
-    try (Connection c = DriverManager.getConnection(URL, USER, null)) {
-      if (!c.isValid(5)) {
-        throw new SQLException("connection is not valid");
-      }
-      schema = "mcp_http_" + ProcessHandle.current().pid() + "_" + System.nanoTime() % 100_000;
-    } catch (SQLException e) {
-      String reason = "PostgreSQL at " + URL + " is not reachable (" + e.getMessage() + ")";
-      if ("true".equals(System.getenv("CI"))) {
-        throw new IllegalStateException("CI=true requires " + reason, e);
-      }
-      System.err.println("SKIPPED McpHttpPostgresTest: " + reason + "; set CI=true to require it");
-      Assumptions.abort(reason);
-    }
-  }
-
   @AfterEach
-  void tearDown() throws SQLException {
+  void tearDown() {
     for (McpHttpServerProcess p : new McpHttpServerProcess[] {a, b}) {
       if (p != null) {
         p.close();
@@ -68,13 +45,6 @@ class McpHttpPostgresTest {
     }
     if (ledger != null) {
       ledger.close();
-    }
-    if (schema == null) {
-      return;
-    }
-    try (Connection c = DriverManager.getConnection(URL, USER, null);
-        Statement s = c.createStatement()) {
-      s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
     }
   }
 
@@ -102,8 +72,8 @@ class McpHttpPostgresTest {
   @Test
   void twoServersOnOneStoreNeverExecuteACallIdTwice() throws Exception {
     ProcessCli cli = new ProcessCli(Files.createDirectories(dir.resolve("work"))).keys();
-    cli.env.put("RATCHET_PG_USER", USER);
-    cli.env.put("RATCHET_PG_SCHEMA", schema);
+    cli.env.put("RATCHET_PG_USER", LocalPostgresSchema.ADMIN);
+    cli.env.put("RATCHET_PG_SCHEMA", pg.schema());
     ledger = ReferenceService.start(dir.resolve("ledger.db"), 0);
     JsonObject json =
         (JsonObject) Json.parse(Files.readString(Path.of("../examples/http/acme-orders.json")));
@@ -136,7 +106,7 @@ class McpHttpPostgresTest {
             "pg-1",
             "--home",
             cli.home().toString(),
-            "--store=" + URL,
+            "--store=" + LocalPostgresSchema.URL,
             "--http",
             "127.0.0.1:0",
             "--lease-ttl-ms",
@@ -198,7 +168,7 @@ class McpHttpPostgresTest {
             "pg-1",
             "--home",
             cli.home().toString(),
-            "--store=" + URL,
+            "--store=" + LocalPostgresSchema.URL,
             "--approver",
             "alice");
     assertThat(approved.exit()).as(approved.all()).isZero();

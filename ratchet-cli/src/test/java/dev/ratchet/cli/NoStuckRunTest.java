@@ -20,7 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
 class NoStuckRunTest {
   @TempDir Path dir;
 
-  private Path task(ProcessCli c, Path ws, String path, String expected) throws IOException {
+  /**
+   * A task that writes {@code path} in {@code ws} with {@code expected} as its precondition (null:
+   * none); also used by {@link PostgresStuckRunTest}.
+   */
+  static Path task(ProcessCli c, Path ws, String path, String expected) throws IOException {
     String text =
         """
         {

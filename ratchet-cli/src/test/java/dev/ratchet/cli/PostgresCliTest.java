@@ -2,16 +2,11 @@ package dev.ratchet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratchet.testkit.LocalPostgresSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -19,46 +14,16 @@ import org.junit.jupiter.api.io.TempDir;
  * schema of its own: required when {@code CI=true}, skipped with a printed reason elsewhere.
  */
 class PostgresCliTest {
-  private static final String URL = "jdbc:postgresql://127.0.0.1:5432/test";
-  private static final String USER = "postgres";
+  @RegisterExtension final LocalPostgresSchema pg = new LocalPostgresSchema("cli_test");
 
   @TempDir Path dir;
-  private String schema;
-
-  @BeforeEach
-  void requirePostgres() {
-    try (Connection c = DriverManager.getConnection(URL, USER, null)) {
-      if (!c.isValid(5)) {
-        throw new SQLException("connection is not valid");
-      }
-      schema = "cli_test_" + ProcessHandle.current().pid() + "_" + System.nanoTime() % 100_000;
-    } catch (SQLException e) {
-      String reason = "PostgreSQL at " + URL + " is not reachable (" + e.getMessage() + ")";
-      if ("true".equals(System.getenv("CI"))) {
-        throw new IllegalStateException("CI=true requires " + reason, e);
-      }
-      System.err.println("SKIPPED PostgresCliTest: " + reason + "; set CI=true to require it");
-      Assumptions.abort(reason);
-    }
-  }
-
-  @AfterEach
-  void dropSchema() throws SQLException {
-    if (schema == null) {
-      return;
-    }
-    try (Connection c = DriverManager.getConnection(URL, USER, null);
-        Statement s = c.createStatement()) {
-      s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-    }
-  }
 
   @Test
   void aRunOnPostgresStopsForApprovalVerifiesAndReportsItsStatusAsJson() throws Exception {
     ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("pg")));
-    c.env.put("RATCHET_PG_USER", USER);
-    c.env.put("RATCHET_PG_SCHEMA", schema);
-    String store = "--store=" + URL;
+    c.env.put("RATCHET_PG_USER", LocalPostgresSchema.ADMIN);
+    c.env.put("RATCHET_PG_SCHEMA", pg.schema());
+    String store = "--store=" + LocalPostgresSchema.URL;
     assertThat(c.run("keys", "generate").exit()).isZero();
     Path task = Path.of("..", "examples", "workspace", "repair-greeting.json").toAbsolutePath();
     ProcessCli.Result run = c.run("run", task.toString(), store, "--run-id", "r1");

@@ -2,71 +2,36 @@ package dev.ratchet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratchet.testkit.LocalPostgresSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 42 (D37), on the local PostgreSQL service with real {@code ratchet} processes: a run paused
  * by an operator's signed pause stays paused — no worker claims it — while two workers run, until a
- * signed unpause; then one worker finishes it. Required when {@code CI=true}, skipped with a
- * printed reason elsewhere.
+ * signed unpause; then one worker finishes it. Required when {@code CI=true} ({@link
+ * LocalPostgresSchema}).
  */
 class PostgresPauseCliTest {
-  private static final String URL = "jdbc:postgresql://127.0.0.1:5432/test";
-  private static final String ADMIN = "postgres";
+  @RegisterExtension final LocalPostgresSchema pg = new LocalPostgresSchema("pause_cli");
 
   @TempDir Path dir;
-  private String schema;
-
-  @BeforeEach
-  void requirePostgres() {
-    try (Connection c = DriverManager.getConnection(URL, ADMIN, null)) {
-      if (!c.isValid(5)) {
-        throw new SQLException("connection is not valid");
-      }
-      schema = "pause_cli_" + ProcessHandle.current().pid() + "_" + System.nanoTime() % 100_000;
-    } catch (SQLException e) {
-      String reason = "PostgreSQL at " + URL + " is not reachable (" + e.getMessage() + ")";
-      if ("true".equals(System.getenv("CI"))) {
-        throw new IllegalStateException("CI=true requires " + reason, e);
-      }
-      System.err.println("SKIPPED PostgresPauseCliTest: " + reason + "; set CI=true to require it");
-      Assumptions.abort(reason);
-    }
-  }
-
-  @AfterEach
-  void dropSchema() throws SQLException {
-    if (schema == null) {
-      return;
-    }
-    try (Connection c = DriverManager.getConnection(URL, ADMIN, null);
-        Statement s = c.createStatement()) {
-      s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-    }
-  }
 
   @Test
   void aPausedRunWithTwoWorkersStaysPausedUntilASignedUnpauseThenOneWorkerFinishesIt()
       throws Exception {
     ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("pause"))).keys();
     c.operator("olga");
-    c.env.put("RATCHET_PG_USER", ADMIN);
-    c.env.put("RATCHET_PG_SCHEMA", schema);
+    c.env.put("RATCHET_PG_USER", LocalPostgresSchema.ADMIN);
+    c.env.put("RATCHET_PG_SCHEMA", pg.schema());
     Path key = c.home().resolve("identities/operator/olga.key");
-    String store = "--store=" + URL;
+    String store = "--store=" + LocalPostgresSchema.URL;
     assertThat(c.run("db", "init", store).exit()).isZero();
     Path task = c.exampleTask("p", "write_file");
     ProcessCli.Result submit =

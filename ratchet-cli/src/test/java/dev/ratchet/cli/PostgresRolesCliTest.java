@@ -2,6 +2,7 @@ package dev.ratchet.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ratchet.testkit.LocalPostgresSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -9,10 +10,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,52 +21,22 @@ import org.junit.jupiter.api.io.TempDir;
  * configured role user. Required when {@code CI=true}, skipped with a printed reason elsewhere.
  */
 class PostgresRolesCliTest {
-  private static final String URL = "jdbc:postgresql://127.0.0.1:5432/test";
-  private static final String ADMIN = "postgres";
+  @RegisterExtension final LocalPostgresSchema pg = new LocalPostgresSchema("life2_cli");
 
   @TempDir Path dir;
-  private String schema;
-
-  @BeforeEach
-  void requirePostgres() {
-    try (Connection c = DriverManager.getConnection(URL, ADMIN, null)) {
-      if (!c.isValid(5)) {
-        throw new SQLException("connection is not valid");
-      }
-      schema = "life2_cli_" + ProcessHandle.current().pid() + "_" + System.nanoTime() % 100_000;
-    } catch (SQLException e) {
-      String reason = "PostgreSQL at " + URL + " is not reachable (" + e.getMessage() + ")";
-      if ("true".equals(System.getenv("CI"))) {
-        throw new IllegalStateException("CI=true requires " + reason, e);
-      }
-      System.err.println("SKIPPED PostgresRolesCliTest: " + reason + "; set CI=true to require it");
-      Assumptions.abort(reason);
-    }
-  }
-
-  @AfterEach
-  void dropSchema() throws SQLException {
-    if (schema == null) {
-      return;
-    }
-    try (Connection c = DriverManager.getConnection(URL, ADMIN, null);
-        Statement s = c.createStatement()) {
-      s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-    }
-  }
 
   @Test
   void dbInitThenEachCommandConnectsAsItsRoleAndTheInspectorCannotWrite() throws Exception {
     ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve("pg"))).keys();
     operator(c, "olga");
-    c.env.put("RATCHET_PG_USER", ADMIN);
-    c.env.put("RATCHET_PG_SCHEMA", schema);
+    c.env.put("RATCHET_PG_USER", LocalPostgresSchema.ADMIN);
+    c.env.put("RATCHET_PG_SCHEMA", pg.schema());
     c.env.put("RATCHET_PG_WORKER_USER", "life2_worker");
     c.env.put("RATCHET_PG_OPERATOR_USER", "life2_operator");
     // The inspector's user comes from the home's file (environment > file, docs/cli.md).
     Files.writeString(
         c.home().resolve("ratchet.properties"), "pg.inspector-user=life2_inspector\n");
-    String store = "--store=" + URL;
+    String store = "--store=" + LocalPostgresSchema.URL;
 
     ProcessCli.Result sqlite = c.run("db", "init");
     assertThat(sqlite.exit()).as(sqlite.all()).isEqualTo(2);
@@ -81,7 +50,7 @@ class PostgresRolesCliTest {
     ProcessCli.Result init = c.run("db", "init", store);
     assertThat(init.exit()).as(init.all()).isZero();
     assertThat(init.out())
-        .contains("schema " + schema + ": migrated")
+        .contains("schema " + pg.schema() + ": migrated")
         .contains("life2_worker")
         .contains("granted the worker privileges")
         .contains("granted the operator privileges")
@@ -124,7 +93,7 @@ class PostgresRolesCliTest {
   void anOperatorSubmitsThroughRatchetSubmitAndAWorkerRoleRunsIt() throws Exception {
     ProcessCli c = roleCli("submit");
     Path key = c.home().resolve("identities/operator/olga.key");
-    String store = "--store=" + URL;
+    String store = "--store=" + LocalPostgresSchema.URL;
     ProcessCli.Result init = c.run("db", "init", store);
     assertThat(init.exit()).as(init.all()).isZero();
     c.env.put("RATCHET_PG_USER", "life2_nobody"); // only the role users can connect from here
@@ -160,7 +129,7 @@ class PostgresRolesCliTest {
   void anIdleWorkerIsWokenByASubmitAndByAnApprovalLongBeforeItsPollInterval() throws Exception {
     ProcessCli c = roleCli("notify");
     Path key = c.home().resolve("identities/operator/olga.key");
-    String store = "--store=" + URL;
+    String store = "--store=" + LocalPostgresSchema.URL;
     assertThat(c.run("db", "init", store).exit()).isZero();
 
     // Polls every 30 s: only a notification can wake it within the 10 s allowed below.
@@ -197,7 +166,7 @@ class PostgresRolesCliTest {
   void anApproverTrustedAfterTheWorkerStartedIsHonouredWithoutARestart() throws Exception {
     ProcessCli c = roleCli("live");
     Path key = c.home().resolve("identities/operator/olga.key");
-    String store = "--store=" + URL;
+    String store = "--store=" + LocalPostgresSchema.URL;
     assertThat(c.run("db", "init", store).exit()).isZero();
     ProcessCli.Started worker =
         c.start("worker", store, "--worker-id", "w1", "--poll", "200ms", "--lease-ttl", "5s");
@@ -245,7 +214,7 @@ class PostgresRolesCliTest {
   void aDecisionRefusedBeforeItsSignerWasTrustedIsAppliedOnceTheKeyIsTrusted() throws Exception {
     ProcessCli c = roleCli("wake");
     Path key = c.home().resolve("identities/operator/olga.key");
-    String store = "--store=" + URL;
+    String store = "--store=" + LocalPostgresSchema.URL;
     assertThat(c.run("db", "init", store).exit()).isZero();
     ProcessCli.Started worker =
         c.start("worker", store, "--worker-id", "w1", "--poll", "200ms", "--lease-ttl", "5s");
@@ -303,8 +272,8 @@ class PostgresRolesCliTest {
   private ProcessCli roleCli(String sub) throws java.io.IOException {
     ProcessCli c = new ProcessCli(Files.createDirectories(dir.resolve(sub))).keys();
     c.operator("olga");
-    c.env.put("RATCHET_PG_USER", ADMIN);
-    c.env.put("RATCHET_PG_SCHEMA", schema);
+    c.env.put("RATCHET_PG_USER", LocalPostgresSchema.ADMIN);
+    c.env.put("RATCHET_PG_SCHEMA", pg.schema());
     c.env.put("RATCHET_PG_WORKER_USER", "life2_worker");
     c.env.put("RATCHET_PG_OPERATOR_USER", "life2_operator");
     c.env.put("RATCHET_PG_INSPECTOR_USER", "life2_inspector");
@@ -348,11 +317,16 @@ class PostgresRolesCliTest {
   }
 
   private int inbox(String run) throws SQLException {
-    try (Connection c = DriverManager.getConnection(URL, ADMIN, null);
+    try (Connection c =
+            DriverManager.getConnection(LocalPostgresSchema.URL, LocalPostgresSchema.ADMIN, null);
         Statement s = c.createStatement();
         ResultSet rs =
             s.executeQuery(
-                "SELECT count(*) FROM " + schema + ".ratchet_inbox WHERE run_id = '" + run + "'")) {
+                "SELECT count(*) FROM "
+                    + pg.schema()
+                    + ".ratchet_inbox WHERE run_id = '"
+                    + run
+                    + "'")) {
       rs.next();
       return rs.getInt(1);
     }

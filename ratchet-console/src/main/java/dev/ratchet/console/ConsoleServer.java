@@ -9,6 +9,7 @@ import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.metrics.PrometheusEndpoint;
 import dev.ratchet.ops.ConsoleLauncher;
+import dev.ratchet.ops.LiveConfig;
 import dev.ratchet.ops.PgRole;
 import dev.ratchet.ops.Session;
 import dev.ratchet.ops.StoreFactory;
@@ -21,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,6 +49,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
   private final Reads reads;
   private final PrometheusMeterRegistry registry;
   private final ConsoleMeters meters;
+  private final LiveConfig liveConfig;
   private final CountDownLatch stopped = new CountDownLatch(1);
 
   private ConsoleServer(
@@ -60,6 +63,17 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
         new Guard(config.services().entropy(), config.services().clock(), config.sessionTtl());
     this.reads = new Reads(config);
     this.actions = new Actions(config, reads);
+    // Issue 39: a changed ratchet.properties is noticed at the next request and logged on the
+    // terminal; every key it has picks the store or a login, so none applies before a restart.
+    this.liveConfig =
+        new LiveConfig(
+            config.settings().configuration(),
+            Set.of(),
+            line -> {
+              config.out().println("ratchet console: " + line);
+              config.out().flush();
+            },
+            config.services().clock());
   }
 
   /**
@@ -67,7 +81,17 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
    * Prometheus text on {@code /metrics}, behind the session token like everything else.
    */
   public static ConsoleServer start(
-      ConsoleLauncher.Request config, PrometheusMeterRegistry registry) {
+      ConsoleLauncher.Request request, PrometheusMeterRegistry registry) {
+    // The home's file as it is now, kept for every request's store (issue 39).
+    ConsoleLauncher.Request config =
+        new ConsoleLauncher.Request(
+            request.services(),
+            request.settings().pinned(),
+            request.bind(),
+            request.tls(),
+            request.sessionTtl(),
+            request.previewTtl(),
+            request.out());
     HttpServer http = Listener.open(config);
     ConsoleServer s = new ConsoleServer(config, http, registry);
     http.createContext("/", s::handle);
@@ -134,6 +158,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
                   + " printed on its terminal");
           return;
         }
+        liveConfig.check();
         route(x);
       } catch (BadRequest e) {
         // Before or after authentication: the message names what is wrong, never a stack.
@@ -168,13 +193,14 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
               + " printed on its terminal");
       return;
     }
-    x.getResponseHeaders().add("Set-Cookie", guard.cookie(token, config.tls() != null));
-    x.getResponseHeaders().set("Location", "/");
-    x.sendResponseHeaders(303, -1);
+    // Printed before the answer goes out, so whoever logged in finds the next address printed.
     synchronized (config.out()) {
       config.out().println("Logged in. The next one-time login address: " + url());
       config.out().flush();
     }
+    x.getResponseHeaders().add("Set-Cookie", guard.cookie(token, config.tls() != null));
+    x.getResponseHeaders().set("Location", "/");
+    x.sendResponseHeaders(303, -1);
   }
 
   private void route(HttpExchange x) throws IOException {

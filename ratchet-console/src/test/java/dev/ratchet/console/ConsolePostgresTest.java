@@ -26,6 +26,7 @@ import dev.ratchet.seam.Entropy;
 import dev.ratchet.seam.Seams;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
+import dev.ratchet.testkit.LocalPostgresSchema;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -50,10 +51,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -63,50 +62,23 @@ import org.junit.jupiter.api.io.TempDir;
  * printed reason elsewhere.
  */
 class ConsolePostgresTest {
-  private static final String URL = "jdbc:postgresql://127.0.0.1:5432/test";
-  private static final String ADMIN = "postgres";
   private static final String INSPECTOR = "console_inspector";
   private static final String OPERATOR = "console_operator";
   private static final String WORKER = "console_worker";
 
+  @RegisterExtension final LocalPostgresSchema pg = new LocalPostgresSchema("console_pg");
+
   @TempDir Path dir;
-  private String schema;
 
   /** Every store the console and the commands opened: mode and login (null: the owner). */
   private final List<String> opened = Collections.synchronizedList(new ArrayList<>());
 
-  @BeforeEach
-  void requirePostgres() {
-    try (Connection c = DriverManager.getConnection(URL, ADMIN, null)) {
-      if (!c.isValid(5)) {
-        throw new SQLException("connection is not valid");
-      }
-      schema = "console_pg_" + ProcessHandle.current().pid() + "_" + System.nanoTime() % 100_000;
-    } catch (SQLException e) {
-      String reason = "PostgreSQL at " + URL + " is not reachable (" + e.getMessage() + ")";
-      if ("true".equals(System.getenv("CI"))) {
-        throw new IllegalStateException("CI=true requires " + reason, e);
-      }
-      System.err.println("SKIPPED ConsolePostgresTest: " + reason + "; set CI=true to require it");
-      Assumptions.abort(reason);
-    }
-  }
-
-  @AfterEach
-  void dropSchema() throws SQLException {
-    if (schema == null) {
-      return;
-    }
-    try (Connection c = DriverManager.getConnection(URL, ADMIN, null);
-        Statement s = c.createStatement()) {
-      s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-    }
-  }
-
   @Test
   void theConsoleReadsAsTheInspectorDeliversAsTheOperatorAndNeitherWritesATable() throws Exception {
     // db init's work: the schema migrated by the owner, the three role logins granted.
-    Database owner = Database.postgres(URL, ADMIN, null).withSchema(schema);
+    Database owner =
+        Database.postgres(LocalPostgresSchema.URL, LocalPostgresSchema.ADMIN, null)
+            .withSchema(pg.schema());
     JdbcStore.open(owner, StoreOptions.defaults(Clock.systemUTC()).withOpenMode(OpenMode.CREATE))
         .close();
     PostgresAccess.ensureLoginRole(owner, WORKER);
@@ -136,12 +108,22 @@ class ConsolePostgresTest {
     Services services = new Services(factory(), std.adapters(), std.clock(), std.entropy());
 
     // The run (as the worker login) waits for approval of its write_file.
-    String run = cli(services, home, "run", task().toString(), "--store", URL, "--run-id", "p1");
+    String run =
+        cli(
+            services,
+            home,
+            "run",
+            task().toString(),
+            "--store",
+            LocalPostgresSchema.URL,
+            "--run-id",
+            "p1");
     assertThat(run).contains("waiting for approval");
     assertThat(opened).isNotEmpty().allMatch(o -> o.endsWith(" as " + WORKER));
     opened.clear();
 
-    Settings settings = new Settings(home, URL, null, List.of(), null, null, null);
+    Settings settings =
+        new Settings(home, LocalPostgresSchema.URL, null, List.of(), null, null, null);
     // Alice's key stays with the test, where her browser would hold it.
     SigningKey aliceKey = KeyConfig.signer(alice, null, settings.resolvedHome(), Role.APPROVER);
     try (ConsoleServer console =
@@ -199,9 +181,9 @@ class ConsolePostgresTest {
 
     // Neither console login writes a table directly: only the owner holds INSERT/UPDATE/DELETE.
     for (String login : List.of(INSPECTOR, OPERATOR)) {
-      try (Connection c = DriverManager.getConnection(URL, login, null);
+      try (Connection c = DriverManager.getConnection(LocalPostgresSchema.URL, login, null);
           Statement s = c.createStatement()) {
-        assertThatThrownBy(() -> s.executeUpdate("DELETE FROM " + schema + ".ratchet_inbox"))
+        assertThatThrownBy(() -> s.executeUpdate("DELETE FROM " + pg.schema() + ".ratchet_inbox"))
             .as(login)
             .isInstanceOf(SQLException.class)
             .hasMessageContaining("permission denied");
@@ -209,7 +191,7 @@ class ConsolePostgresTest {
                 () ->
                     s.executeUpdate(
                         "INSERT INTO "
-                            + schema
+                            + pg.schema()
                             + ".ratchet_inbox (task_id, run_id, nonce, position, kind, envelope)"
                             + " VALUES ('repair-greeting', 'p1', 'forged', 9, 'APPROVAL', '{}')"))
             .as(login)
@@ -226,13 +208,13 @@ class ConsolePostgresTest {
       opened.add(mode + " as " + content.user());
       Database db =
           content.user() == null
-              ? Database.postgres(URL, ADMIN, null)
+              ? Database.postgres(LocalPostgresSchema.URL, LocalPostgresSchema.ADMIN, null)
               : StoreFactories.database(content);
       OpenMode open =
           mode == StoreFactory.Mode.READ_ONLY ? OpenMode.READ_ONLY : OpenMode.MUST_EXIST;
       JdbcStore store =
           JdbcStore.open(
-              db.withSchema(schema),
+              db.withSchema(pg.schema()),
               StoreOptions.defaults(clock).withOpenMode(open).withCrashSeam(seam));
       return new Stores(store, store, store::close);
     };
@@ -278,11 +260,16 @@ class ConsolePostgresTest {
   }
 
   private int inbox(String run) throws SQLException {
-    try (Connection c = DriverManager.getConnection(URL, ADMIN, null);
+    try (Connection c =
+            DriverManager.getConnection(LocalPostgresSchema.URL, LocalPostgresSchema.ADMIN, null);
         Statement s = c.createStatement();
         ResultSet rs =
             s.executeQuery(
-                "SELECT count(*) FROM " + schema + ".ratchet_inbox WHERE run_id = '" + run + "'")) {
+                "SELECT count(*) FROM "
+                    + pg.schema()
+                    + ".ratchet_inbox WHERE run_id = '"
+                    + run
+                    + "'")) {
       rs.next();
       return rs.getInt(1);
     }

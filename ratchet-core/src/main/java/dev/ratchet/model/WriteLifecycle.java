@@ -166,7 +166,19 @@ public final class WriteLifecycle {
         Stage.ANY_COMMIT,
         null,
         CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK,
-        "inside a split store's commit: content written, mark not yet advanced");
+        "inside a split store's commit: content written, mark not yet advanced"),
+    BATCH_UNSENT(
+        Stage.ANY_COMMIT,
+        Stage.ANY_COMMIT,
+        null,
+        CrashPoint.STORE_BEFORE_BATCHED_COMMIT,
+        "a batched commit (several runs' commits in one call) assembled, not sent"),
+    BATCH_RETURNED(
+        Stage.ANY_COMMIT,
+        Stage.ANY_COMMIT,
+        null,
+        CrashPoint.STORE_AFTER_BATCHED_COMMIT,
+        "a batched commit returned: each winning run durable, none told yet");
 
     private final Stage from;
     private final Stage to;

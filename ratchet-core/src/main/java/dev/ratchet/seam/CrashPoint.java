@@ -38,5 +38,15 @@ public enum CrashPoint {
    */
   AFTER_RECEIPT_COMMIT,
   /** Inside a split store: content is written, the mark is not yet advanced. */
-  STORE_BETWEEN_CONTENT_AND_MARK
+  STORE_BETWEEN_CONTENT_AND_MARK,
+  /**
+   * A batched commit (the commits of several runs in one call, ADR 0141) is assembled and not yet
+   * sent: no run of it is committed.
+   */
+  STORE_BEFORE_BATCHED_COMMIT,
+  /**
+   * A batched commit returned: every run of it that won its compare-and-set is durable; no run has
+   * been told its result.
+   */
+  STORE_AFTER_BATCHED_COMMIT
 }

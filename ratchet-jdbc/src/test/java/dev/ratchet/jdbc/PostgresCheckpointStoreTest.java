@@ -30,7 +30,7 @@ class PostgresCheckpointStoreTest extends CheckpointStoreContract {
     store.close();
   }
 
-  /** Schema 17's one-call commit leaves record links to the readers (D34, ADR 0045). */
+  /** Schema 18's one-call commit leaves record links to the readers (D34, ADR 0045). */
   @Override
   protected boolean refusesRecordsOffTheirChain() {
     return false;

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Schema version 5's {@code ratchet_commit} (ADR 0043) as version 17 leaves it (D34, ADR 0045),
+ * Schema version 5's {@code ratchet_commit} (ADR 0043) as version 18 leaves it (D34, ADR 0045),
  * called as the worker role: every refusal (wrong token, wrong fence, stale generation, a repeated
  * sequence or key) writes nothing, and the holder's commit through the store still moves the run
  * forward by one. What the function no longer checks (links, the content's digest) is written and
@@ -248,7 +248,7 @@ class PostgresOneCallCommitTest {
   }
 
   /**
-   * Since version 17 (D34, ADR 0045) the commit no longer recomputes links: a record off its chain
+   * Since version 18 (D34, ADR 0045) the commit no longer recomputes links: a record off its chain
    * (an edited body under the honest link, a gap) is written, and the full reader refuses it
    * against the signed head, as it refuses the same rows written by raw SQL (the tamper campaign).
    */
@@ -319,7 +319,7 @@ class PostgresOneCallCommitTest {
   }
 
   /**
-   * Since version 17 (D34, ADR 0045) the commit no longer re-hashes the content: content that does
+   * Since version 18 (D34, ADR 0045) the commit no longer re-hashes the content: content that does
    * not hash to the mark's digest is written, and the load refuses it ({@code CHECKPOINT}), as it
    * refuses content edited behind the store's back.
    */

@@ -385,6 +385,7 @@ class PostgresRolesTest {
             "ratchet_claim",
             "ratchet_claim_next",
             "ratchet_commit",
+            "ratchet_commit_batch",
             "ratchet_finish",
             "ratchet_finish_release",
             "ratchet_grant",

@@ -8,7 +8,6 @@ import dev.ratchet.testkit.RuntimeFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -63,6 +62,6 @@ class PostgresSplitCrashMatrixTest extends CrashMatrixContract {
 
   @Override
   protected Set<CrashPoint> points() {
-    return EnumSet.allOf(CrashPoint.class);
+    return allButBatched();
   }
 }

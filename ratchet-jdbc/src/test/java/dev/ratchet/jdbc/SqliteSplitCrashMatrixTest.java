@@ -8,7 +8,6 @@ import dev.ratchet.testkit.RuntimeFixture;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
@@ -35,7 +34,7 @@ class SqliteSplitCrashMatrixTest extends CrashMatrixContract {
 
   @Override
   protected Set<CrashPoint> points() {
-    return EnumSet.allOf(CrashPoint.class);
+    return allButBatched();
   }
 
   @AfterEach

@@ -148,7 +148,9 @@ public final class McpToolServer implements AutoCloseable {
    * to win back, an effect in flight) — sends {@code exchange} a progress notification every {@code
    * every} when the request carries a progress token (protocol 2025-11-25). The notifications only
    * inform: the call's outcome is the same with or without them. Over HTTP the authenticated
-   * client's name (in the exchange's transport context) is committed with the call's cause.
+   * client's name (in the exchange's transport context) is committed with the call's cause. The
+   * exchange's session id (the streamable-HTTP {@code Mcp-Session-Id}, or the stdio connection's
+   * one session) goes on the call's span as {@code mcp.session.id}.
    */
   public McpSchema.CallToolResult call(
       McpSchema.CallToolRequest request, McpSyncServerExchange exchange, Duration every) {
@@ -157,13 +159,15 @@ public final class McpToolServer implements AutoCloseable {
             ? null
             : exchange.transportContext().get("client");
     String client = who == null ? null : who.toString();
+    String session = exchange == null ? null : exchange.sessionId();
     Object token = request.progressToken();
     if (token == null || exchange == null) {
-      return call(request, client, null, every);
+      return call(request, client, session, null, every);
     }
     return call(
         request,
         client,
+        session,
         (ticks, message) ->
             exchange.progressNotification(
                 new McpSchema.ProgressNotification(token, ticks, null, message, null)),
@@ -186,7 +190,17 @@ public final class McpToolServer implements AutoCloseable {
    */
   public McpSchema.CallToolResult call(
       McpSchema.CallToolRequest request, String client, Progress progress, Duration every) {
-    return waiting(() -> calls.call(request, ToolCalls.client(client)), progress, every);
+    return call(request, client, null, progress, every);
+  }
+
+  /** As above, within the transport session {@code session} (null: none), for its span. */
+  public McpSchema.CallToolResult call(
+      McpSchema.CallToolRequest request,
+      String client,
+      String session,
+      Progress progress,
+      Duration every) {
+    return waiting(() -> calls.call(request, ToolCalls.client(client), session), progress, every);
   }
 
   private <T> T waiting(Callable<T> work, Progress progress, Duration every) {

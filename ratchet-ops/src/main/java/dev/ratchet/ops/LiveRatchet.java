@@ -14,13 +14,24 @@ public final class LiveRatchet {
   private final Session session;
   private final Supplier<Ratchet> build;
   private final Consumer<String> log;
+  private final LiveConfig config;
   private Ratchet ratchet;
   private long generation;
 
   public LiveRatchet(Session session, Supplier<Ratchet> build, Consumer<String> log) {
+    this(session, build, log, null);
+  }
+
+  /**
+   * As above, also looking at the home's {@code ratchet.properties} before each call ({@code
+   * config}, null: not), so a change is logged and applied or refused as {@link LiveConfig} says.
+   */
+  public LiveRatchet(
+      Session session, Supplier<Ratchet> build, Consumer<String> log, LiveConfig config) {
     this.session = session;
     this.build = build;
     this.log = log;
+    this.config = config;
     this.ratchet = build.get();
   }
 
@@ -29,6 +40,9 @@ public final class LiveRatchet {
 
   /** Re-reads the trust roots; the runtime to use now. */
   public synchronized Snapshot check() {
+    if (config != null) {
+      config.check();
+    }
     String changed = session.reloadTrust();
     if (changed != null) {
       ratchet = build.get();

@@ -87,11 +87,18 @@ public final class McpServer {
       ids.add(id);
     }
     Session.preflight(settings);
-    try (Session session = Session.open(services, settings, StoreFactory.Mode.CREATE, seam)) {
+    // The file as it is now, kept: a change is logged before each call, none applies live here.
+    Settings pinned = settings.pinned();
+    try (Session session = Session.open(services, pinned, StoreFactory.Mode.CREATE, seam)) {
       Duration ttl = options.leaseTtl();
       // Trust roots are live (issue 39): re-read before each call, each run resumed on a change.
       LiveRatchet ratchet =
-          new LiveRatchet(session, () -> session.ratchet(options.workerId(), ttl, seam), this::log);
+          new LiveRatchet(
+              session,
+              () -> session.ratchet(options.workerId(), ttl, seam),
+              this::log,
+              new LiveConfig(
+                  pinned.configuration(), java.util.Set.of(), this::log, services.clock()));
       err.println("ratchet mcp: pid " + ProcessHandle.current().pid());
       List<McpServed> served = new ArrayList<>();
       CountDownLatch released = new CountDownLatch(1);

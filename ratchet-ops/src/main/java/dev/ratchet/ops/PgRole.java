@@ -1,6 +1,5 @@
 package dev.ratchet.ops;
 
-import dev.ratchet.ops.internal.HomeConfig;
 import java.util.Locale;
 import java.util.Map;
 
@@ -60,6 +59,11 @@ public enum PgRole {
 
   /** This role's configured login user (environment, then the file), or null when none is. */
   public String configuredUser(Home home) {
+    return this == OWNER ? null : configuredUser(Configuration.read(home));
+  }
+
+  /** As {@link #configuredUser(Home)}, with the home's file as {@code file} holds it. */
+  public String configuredUser(Configuration file) {
     if (this == OWNER) {
       return null;
     }
@@ -67,6 +71,6 @@ public enum PgRole {
     if (env != null && !env.isBlank()) {
       return env.strip();
     }
-    return HomeConfig.of(home).get(userKey()).orElse(null);
+    return file.get(userKey()).orElse(null);
   }
 }

@@ -123,7 +123,7 @@ public final class Session implements AutoCloseable {
         ring != null
             ? ring
             : KeyConfig.checkpointRing(settings.keyFiles(), settings.resolvedHome());
-    TrustRoots trust = TrustRoots.load(settings);
+    TrustRoots trust = TrustRoots.load(settings, services.clock());
     StoreSpec content = settings.storeSpec();
     StoreSpec mark = settings.markSpec();
     nativeCache(settings.resolvedHome(), mode, content, mark);

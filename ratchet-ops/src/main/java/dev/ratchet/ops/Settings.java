@@ -1,6 +1,5 @@
 package dev.ratchet.ops;
 
-import dev.ratchet.ops.internal.HomeConfig;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -9,6 +8,8 @@ import java.util.List;
  *
  * @param task a task file overriding the one {@code run} recorded for the run
  * @param role the PostgreSQL role the command connects as when its user is configured (D21)
+ * @param config the home's {@code ratchet.properties} as a long-lived process read it at start
+ *     ({@link #pinned}), or null: read the file whenever a setting needs it
  */
 public record Settings(
     Path home,
@@ -18,7 +19,8 @@ public record Settings(
     Path approvers,
     Path reviewers,
     Path task,
-    PgRole role) {
+    PgRole role,
+    Configuration config) {
   public static final String ENV_HOME = "RATCHET_HOME";
   public static final String ENV_STORE = "RATCHET_STORE";
   public static final String ENV_MARK_STORE = "RATCHET_MARK_STORE";
@@ -26,6 +28,19 @@ public record Settings(
   public Settings {
     keyFiles = keyFiles == null ? List.of() : List.copyOf(keyFiles);
     role = role == null ? PgRole.OWNER : role;
+  }
+
+  /** Settings reading the home's file whenever a setting needs it. */
+  public Settings(
+      Path home,
+      String store,
+      String markStore,
+      List<Path> keyFiles,
+      Path approvers,
+      Path reviewers,
+      Path task,
+      PgRole role) {
+    this(home, store, markStore, keyFiles, approvers, reviewers, task, role, null);
   }
 
   /** Settings connecting as the default (owner) user. */
@@ -42,7 +57,26 @@ public record Settings(
 
   /** These settings connecting as {@code other} (the console reads and delivers as two roles). */
   public Settings as(PgRole other) {
-    return new Settings(home, store, markStore, keyFiles, approvers, reviewers, task, other);
+    return new Settings(
+        home, store, markStore, keyFiles, approvers, reviewers, task, other, config);
+  }
+
+  /**
+   * These settings with the home's {@code ratchet.properties} read now and kept (issue 39): a
+   * long-lived process (worker, MCP server, console) opens every store with what it started with,
+   * and only {@link LiveConfig} changes what may change while it runs. Refused when the file is
+   * malformed.
+   */
+  public Settings pinned() {
+    return config != null
+        ? this
+        : new Settings(
+            home, store, markStore, keyFiles, approvers, reviewers, task, role, configuration());
+  }
+
+  /** The home's configuration: the pinned one, else the file as it is now. */
+  public Configuration configuration() {
+    return config != null ? config : Configuration.read(resolvedHome());
   }
 
   public Home resolvedHome() {
@@ -55,13 +89,13 @@ public record Settings(
 
   /** {@code --store}, else {@code RATCHET_STORE}, else the home's file, else the home's SQLite. */
   public StoreSpec storeSpec() {
-    StoreSpec s = spec("--store", store, ENV_STORE, HomeConfig.STORE);
+    StoreSpec s = spec("--store", store, ENV_STORE, Configuration.STORE);
     return s != null ? login(s) : StoreSpec.sqlite(resolvedHome().defaultStore());
   }
 
   /** As {@link #storeSpec}, for the separate mark store; null when none is configured. */
   public StoreSpec markSpec() {
-    StoreSpec s = spec("--mark-store", markStore, ENV_MARK_STORE, HomeConfig.MARK_STORE);
+    StoreSpec s = spec("--mark-store", markStore, ENV_MARK_STORE, Configuration.MARK_STORE);
     return s == null ? null : login(s);
   }
 
@@ -70,7 +104,7 @@ public record Settings(
     if (s.kind() != StoreSpec.Kind.POSTGRESQL || role == PgRole.OWNER) {
       return s;
     }
-    String user = role.configuredUser(resolvedHome());
+    String user = role.configuredUser(configuration());
     return user == null ? s : s.as(role, user);
   }
 
@@ -83,7 +117,7 @@ public record Settings(
     if (fromEnv != null && !fromEnv.isBlank()) {
       return StoreSpec.parse(env, fromEnv.strip());
     }
-    HomeConfig file = HomeConfig.of(resolvedHome());
+    Configuration file = configuration();
     return file.get(key).map(v -> StoreSpec.parse(file.where(key), v)).orElse(null);
   }
 

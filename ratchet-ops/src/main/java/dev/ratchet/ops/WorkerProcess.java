@@ -9,8 +9,10 @@ import dev.ratchet.worker.Worker;
 import dev.ratchet.worker.WorkerOptions;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -22,6 +24,8 @@ public final class WorkerProcess {
   /**
    * How the worker runs.
    *
+   * @param poll the idle poll interval ({@code --poll}), or null: {@code worker.poll} in the home's
+   *     {@code ratchet.properties}, followed live (issue 39), else {@link #DEFAULT_POLL}
    * @param metricsPort serve Prometheus metrics on this port (0: any free one), or null: none
    */
   public record Options(
@@ -33,6 +37,9 @@ public final class WorkerProcess {
       String metricsBind,
       Integer metricsPort) {}
 
+  /** The idle poll interval when neither {@code --poll} nor {@code worker.poll} sets one. */
+  public static final Duration DEFAULT_POLL = Duration.ofSeconds(1);
+
   private WorkerProcess() {}
 
   /**
@@ -42,12 +49,17 @@ public final class WorkerProcess {
   public static int run(
       Services services, Settings settings, Options o, CrashSeam seam, PrintWriter err)
       throws InterruptedException {
+    // The file as it is now, kept: only worker.poll follows it while the worker runs (issue 39).
+    Settings pinned = settings.pinned();
+    boolean pollFromFile = o.poll() == null;
+    Duration poll =
+        pollFromFile ? pinned.configuration().workerPoll().orElse(DEFAULT_POLL) : o.poll();
     WorkerOptions options =
-        new WorkerOptions(o.owner(), o.concurrency(), o.poll(), o.leaseTtl(), o.once());
+        new WorkerOptions(o.owner(), o.concurrency(), poll, o.leaseTtl(), o.once());
     CountDownLatch finished = new CountDownLatch(1);
     try (WorkerMetrics metrics = WorkerMetrics.start(o.metricsBind(), o.metricsPort(), err);
         Session session =
-            Session.open(services, settings, StoreFactory.Mode.MUST_EXIST, seam, o.concurrency())) {
+            Session.open(services, pinned, StoreFactory.Mode.MUST_EXIST, seam, o.concurrency())) {
       SchedulingStore store = session.scheduling("a worker");
       err.println(
           "worker "
@@ -62,23 +74,41 @@ public final class WorkerProcess {
           () ->
               session.ratchet(
                   o.owner(), o.leaseTtl(), seam, session.keys(), leases, metrics.observer());
+      LiveConfig config =
+          new LiveConfig(
+              pinned.configuration(),
+              pollFromFile ? Set.of(Configuration.WORKER_POLL) : Set.of(),
+              line -> err.println("worker " + o.owner() + ": " + line),
+              services.clock());
+      AtomicReference<Worker> running = new AtomicReference<>();
+      ClaimOpener opener =
+          new ClaimOpener(
+              session,
+              ratchets,
+              leases,
+              seam,
+              line -> err.println("worker " + o.owner() + ": " + line));
       Worker worker =
           new Worker(
               store,
               Seams.systemMonotonic(),
-              new ClaimOpener(
-                  session,
-                  ratchets,
-                  leases,
-                  seam,
-                  line -> err.println("worker " + o.owner() + ": " + line)),
+              new ConfiguredOpener(
+                  opener,
+                  () -> {
+                    Configuration now = config.check();
+                    if (pollFromFile && running.get() != null) {
+                      running.get().poll(now.workerPoll().orElse(DEFAULT_POLL));
+                    }
+                  }),
               Worker.discover(WorkerProcess.class.getClassLoader()),
               options,
               err::println,
               metrics.events());
-      Duration bound = o.leaseTtl().plus(o.poll());
+      running.set(worker);
       Runtime.getRuntime()
-          .addShutdownHook(new Thread(() -> drain(worker, o.owner(), finished, bound, err)));
+          .addShutdownHook(
+              new Thread(
+                  () -> drain(worker, o.owner(), finished, o.leaseTtl().plus(worker.poll()), err)));
       long claims = worker.run();
       err.println("worker " + o.owner() + " stopped after " + claims + " claims");
       return 0;

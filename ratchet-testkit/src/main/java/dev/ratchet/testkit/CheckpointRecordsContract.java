@@ -120,7 +120,7 @@ public abstract class CheckpointRecordsContract {
   /**
    * Whether the commit itself refuses a record whose link or sequence does not continue its set's
    * stored chain. SPEC D34 lets a store leave links to the readers, which authenticate every record
-   * against the signed heads (D20): PostgreSQL's one-call commit since schema version 17 (ADR
+   * against the signed heads (D20): PostgreSQL's one-call commit since schema version 18 (ADR
    * 0045). Such a store still refuses a repeated sequence or key.
    */
   protected boolean refusesRecordsOffTheirChain() {

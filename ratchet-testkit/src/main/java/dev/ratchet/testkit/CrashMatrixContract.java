@@ -38,9 +38,24 @@ public abstract class CrashMatrixContract {
   /** A fresh fixture whose store is the one under test. */
   protected abstract RuntimeFixture fixture(long seed);
 
+  /**
+   * The windows of a batched commit (ADR 0141): reached only when several runs commit in one call,
+   * which a one-run cell never does; {@code PostgresBatchedCommitCrashTest} (in-process) and {@code
+   * BatchedCommitKillTest} (killed JVMs) crash in them.
+   */
+  public static final Set<CrashPoint> BATCHED_COMMIT_WINDOWS =
+      EnumSet.of(CrashPoint.STORE_BEFORE_BATCHED_COMMIT, CrashPoint.STORE_AFTER_BATCHED_COMMIT);
+
   /** The crash points this store can reach (a single-database store has no split window). */
   protected Set<CrashPoint> points() {
-    return EnumSet.complementOf(EnumSet.of(CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK));
+    Set<CrashPoint> out = EnumSet.complementOf(EnumSet.copyOf(BATCHED_COMMIT_WINDOWS));
+    out.remove(CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK);
+    return out;
+  }
+
+  /** Every window a one-run cell can reach: all but the batched commit's. */
+  protected static Set<CrashPoint> allButBatched() {
+    return EnumSet.complementOf(EnumSet.copyOf(BATCHED_COMMIT_WINDOWS));
   }
 
   /**

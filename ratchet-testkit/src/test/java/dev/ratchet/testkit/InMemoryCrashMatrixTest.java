@@ -1,7 +1,6 @@
 package dev.ratchet.testkit;
 
 import dev.ratchet.seam.CrashPoint;
-import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -18,6 +17,6 @@ class InMemoryCrashMatrixTest extends CrashMatrixContract {
 
   @Override
   protected Set<CrashPoint> points() {
-    return EnumSet.allOf(CrashPoint.class);
+    return allButBatched();
   }
 }

@@ -58,6 +58,9 @@ public final class Worker {
   private final Wakeups wakeups;
   private final WorkerEvents events;
 
+  /** The idle poll interval: the options' at start, changed live by {@link #poll(Duration)}. */
+  private volatile Duration poll;
+
   public Worker(
       SchedulingStore store,
       MonotonicClock clock,
@@ -83,6 +86,7 @@ public final class Worker {
     this.opener = Objects.requireNonNull(opener, "opener");
     this.drivers = Map.copyOf(drivers);
     this.options = Objects.requireNonNull(options, "options");
+    this.poll = options.poll();
     this.log = Objects.requireNonNull(log, "log");
     this.renewals =
         Executors.newSingleThreadScheduledExecutor(
@@ -103,6 +107,23 @@ public final class Worker {
     return out;
   }
 
+  /**
+   * Sets the idle poll interval from each loop's next wait on (a live configuration change, issue
+   * 39); a wait already begun ends on its old interval or a wake-up.
+   */
+  public void poll(Duration interval) {
+    Objects.requireNonNull(interval, "interval");
+    if (interval.isNegative() || interval.isZero()) {
+      throw RatchetException.contract("poll: must be positive");
+    }
+    this.poll = interval;
+  }
+
+  /** The idle poll interval now. */
+  public Duration poll() {
+    return poll;
+  }
+
   /** Asks every loop to stop after the claim in hand. */
   public void stop() {
     events.draining();
@@ -117,7 +138,7 @@ public final class Worker {
    */
   public long run() throws InterruptedException {
     if (!options.once() && wakeups.start()) {
-      say("listening for runnable runs (polling every " + options.poll().toMillis() + " ms too)");
+      say("listening for runnable runs (polling every " + poll.toMillis() + " ms too)");
     }
     List<Thread> threads = new ArrayList<>();
     try {
@@ -174,7 +195,7 @@ public final class Worker {
           return;
         }
         try {
-          wakeups.await(seen, options.poll());
+          wakeups.await(seen, poll);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return;

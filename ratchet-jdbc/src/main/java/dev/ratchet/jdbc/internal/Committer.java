@@ -103,7 +103,9 @@ public final class Committer {
     List<Applied> applied =
         batch.size() == 1
             ? List.of(alone(batch.get(0), digests.get(0)))
-            : marks.write("committing", c -> applyAll(c, batch, digests));
+            : manyInOneCall()
+                ? inOneCall(batch, digests)
+                : marks.write("committing", c -> applyAll(c, batch, digests));
     transactions.incrementAndGet();
     requests.addAndGet(batch.size());
     largest.accumulateAndGet(batch.size(), Math::max);
@@ -124,14 +126,7 @@ public final class Committer {
    */
   private List<Applied> applyAll(Connection c, List<CommitRequest> batch, List<String> digests)
       throws SQLException {
-    Integer[] order = new Integer[batch.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(
-        order,
-        Comparator.comparing((Integer i) -> batch.get(i).scope().taskId())
-            .thenComparing(i -> batch.get(i).scope().runId()));
+    Integer[] order = lockOrder(batch);
     Applied[] out = new Applied[batch.size()];
     for (int i : order) {
       execute(c, "SAVEPOINT " + SAVEPOINT);
@@ -148,6 +143,72 @@ public final class Committer {
       execute(c, "RELEASE SAVEPOINT " + SAVEPOINT);
     }
     return List.of(out);
+  }
+
+  /** Request indexes in (task, run) order; a run's requests keep their queue order (stable). */
+  private static Integer[] lockOrder(List<CommitRequest> batch) {
+    Integer[] order = new Integer[batch.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(
+        order,
+        Comparator.comparing((Integer i) -> batch.get(i).scope().taskId())
+            .thenComparing(i -> batch.get(i).scope().runId()));
+    return order;
+  }
+
+  /** One call commits several runs' requests (PostgreSQL, schema 17, single database: ADR 0141). */
+  private boolean manyInOneCall() {
+    return !split() && marks.dialect().writes().commitsManyInOneCall(marks.schemaVersion());
+  }
+
+  /**
+   * The batch as one statement with auto-commit on, so it is one transaction and one round trip;
+   * each request runs in its own subtransaction on the server, in (task, run) order. A refused
+   * request is explained by reads after the call, as a lone one is. The crash windows: before the
+   * call is sent (no run committed) and after it returned (each winner durable, none told); a crash
+   * while it is in flight commits every winner or none, since the server commits the statement
+   * whole or not at all.
+   */
+  private List<Applied> inOneCall(List<CommitRequest> batch, List<String> digests) {
+    Integer[] order = lockOrder(batch);
+    List<CommitRequest> sorted = new ArrayList<>(batch.size());
+    List<String> sortedDigests = new ArrayList<>(batch.size());
+    for (int i : order) {
+      sorted.add(batch.get(i));
+      sortedDigests.add(digests.get(i));
+    }
+    options.crashSeam().reached(CrashPoint.STORE_BEFORE_BATCHED_COMMIT);
+    Applied[] out = new Applied[batch.size()];
+    marks.statement(
+        "committing a batch",
+        c -> {
+          List<Writes.BatchVerdict> verdicts =
+              marks
+                  .dialect()
+                  .writes()
+                  .commitManyInOneCall(c, sorted, sortedDigests, options.retainOlder());
+          for (int k = 0; k < order.length; k++) {
+            out[order[k]] = judge(c, sorted.get(k), verdicts.get(k));
+          }
+          return null;
+        });
+    options.crashSeam().reached(CrashPoint.STORE_AFTER_BATCHED_COMMIT);
+    return List.of(out);
+  }
+
+  /** One request's answer from a batched call: committed, refused (explained) or its refusal. */
+  private static Applied judge(Connection c, CommitRequest r, Writes.BatchVerdict v)
+      throws SQLException {
+    if (v.refusal() != null) {
+      return new Applied(null, v.refusal(), List.of());
+    }
+    if (v.advance().rows() == 0) {
+      return new Applied(explainRefusal(c, r, v.advance().judgedAtMs()), null, List.of());
+    }
+    Leases.requireOne(v.advance().rows(), "batched commit");
+    return new Applied(new CommitResult.Committed(r.nextGeneration()), null, List.of());
   }
 
   /** One call commits a request (PostgreSQL, schema 5, single database: ADR 0043). */

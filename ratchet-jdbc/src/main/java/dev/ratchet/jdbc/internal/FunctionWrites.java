@@ -70,6 +70,19 @@ final class FunctionWrites implements Writes {
     return OneCallCommit.commit(c, r, digest, retainOlder);
   }
 
+  /** Schema version 17 added {@code ratchet_commit_batch} (ADR 0141). */
+  @Override
+  public boolean commitsManyInOneCall(int schemaVersion) {
+    return schemaVersion >= 17;
+  }
+
+  @Override
+  public List<BatchVerdict> commitManyInOneCall(
+      Connection c, List<CommitRequest> rs, List<String> digests, int retainOlder)
+      throws SQLException {
+    return BatchedCommit.commit(c, rs, digests, retainOlder);
+  }
+
   @Override
   public Optional<Lease> grant(
       Connection c,

@@ -18,7 +18,7 @@ import org.postgresql.util.PSQLException;
  * as one call of {@code ratchet_commit}, so it costs one statement and one round trip. The function
  * checks token, fence, instance and generation, writes the records (a repeated sequence or key is
  * refused by the indexes) and the content and prunes what retention no longer keeps. Since version
- * 17 (D34, ADR 0045) it no longer recomputes links or the content's digest: the readers
+ * 18 (D34, ADR 0045) it no longer recomputes links or the content's digest: the readers
  * authenticate both (D20). The SQL text is constant, so pgjdbc's per-connection statement cache
  * turns it into a named server-side prepared statement after {@code prepareThreshold} (default 5)
  * executions on a pooled connection and from then on sends only Bind/Execute.
@@ -28,11 +28,11 @@ final class OneCallCommit {
       "SELECT o_rows, o_judged_at_ms FROM ratchet_commit"
           + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-  /** Versions 5–16's refusal of a record whose link does not continue its chain. */
-  private static final String RECORD_REFUSED = "RT422";
+  /** Versions 5–17's refusal of a record whose link does not continue its chain. */
+  static final String RECORD_REFUSED = "RT422";
 
   /** A record whose key its set already holds (the unique index, since schema version 7). */
-  private static final String UNIQUE_VIOLATION = "23505";
+  static final String UNIQUE_VIOLATION = "23505";
 
   private OneCallCommit() {}
 

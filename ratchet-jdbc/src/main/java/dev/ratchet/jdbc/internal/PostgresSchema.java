@@ -40,8 +40,15 @@ final class PostgresSchema {
           // version 15 (ADR 0065): takeover-first claims in one call; finish and release in one
           "ratchet_claim_next(text, bigint, text)",
           "ratchet_finish_release(text, text, text, bigint, bytea)",
+          // version 17 (ADR 0141): the commits of several runs in one call
+          PostgresSchema.BATCH_COMMIT_FUNCTION,
           // ADR 0053 (issue 39): a worker that reloads a changed trust root wakes waiting runs
           PostgresSchema.WAKE_FUNCTION);
+
+  /** The commits of several runs in one call, each in its own subtransaction (version 17). */
+  static final String BATCH_COMMIT_FUNCTION =
+      "ratchet_commit_batch(text[], text[], text[], bigint[], text[], text[], text[], bigint[],"
+          + " bytea[], integer, integer[], text[], bigint[], text[], text[], text[], text[])";
 
   /** The operator's enqueue (version 4, ADR 0060): a scheduling row for a submitted run. */
   static final String SCHEDULE_FUNCTION = "ratchet_schedule(text, text, text, text)";

@@ -89,6 +89,31 @@ public interface Writes {
   }
 
   /**
+   * One run's answer inside a batched call ({@link #commitManyInOneCall}): the compare-and-set's
+   * verdict, or the refusal that failed this run alone (its writes rolled back, the others' kept).
+   */
+  record BatchVerdict(Advance advance, dev.ratchet.error.RatchetException refusal) {}
+
+  /**
+   * Whether this dialect commits several runs' requests in one statement, each in its own
+   * subtransaction ({@link #commitManyInOneCall}), on a schema of {@code schemaVersion}.
+   */
+  default boolean commitsManyInOneCall(int schemaVersion) {
+    return false;
+  }
+
+  /**
+   * The whole commits of {@code rs} (single database only, in the order given) in one statement:
+   * one verdict per request, in order. A request refused (0 rows, or a refusal) wrote nothing; the
+   * others are unaffected. A failure of the statement itself fails every request.
+   */
+  default List<BatchVerdict> commitManyInOneCall(
+      Connection c, List<CommitRequest> rs, List<String> digests, int retainOlder)
+      throws SQLException {
+    throw new UnsupportedOperationException("no batched commit in this dialect");
+  }
+
+  /**
    * Single database: deletes {@code r}'s run content up to its generation whose digest the
    * generation log no longer holds (what {@link #pruneContent} does with the retained digests read
    * first).

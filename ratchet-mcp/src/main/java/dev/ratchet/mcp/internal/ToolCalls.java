@@ -38,6 +38,9 @@ public final class ToolCalls {
   private static final Pattern CALL_ID = Pattern.compile(Schemas.CALL_ID_PATTERN);
   static final String ACTION_PREFIX = "mcp-";
 
+  /** OpenTelemetry's MCP attribute naming the transport session a call came in. */
+  public static final String SESSION_ID = "mcp.session.id";
+
   private final RunAccess access;
   private final EnvironmentAdapter adapter;
   private final Map<String, ToolCatalog.Entry> tools;
@@ -74,6 +77,18 @@ public final class ToolCalls {
    * action, so they are in the run's signed record. Null: nothing added.
    */
   public McpSchema.CallToolResult call(McpSchema.CallToolRequest request, JsonObject extra) {
+    return call(request, extra, null);
+  }
+
+  /**
+   * {@link #call(McpSchema.CallToolRequest, JsonObject)} within the transport session {@code
+   * session} (the SDK exchange's {@code sessionId()}; null: none, as on the sessionless 2026-07-28
+   * stack), which the call's span carries as {@code mcp.session.id} (OpenTelemetry's MCP
+   * conventions: recommended when the request is part of a session). Never committed: a session is
+   * the transport's, not the run's.
+   */
+  public McpSchema.CallToolResult call(
+      McpSchema.CallToolRequest request, JsonObject extra, String session) {
     ToolCatalog.Entry entry = tools.get(request.name());
     if (entry == null) {
       throw new IllegalArgumentException("unknown tool: " + request.name());
@@ -83,14 +98,14 @@ public final class ToolCalls {
       JsonObject all = json.toRatchet(request.arguments(), "arguments");
       callId = entry.write() ? callId(all) : null;
       try {
-        return dispatch(entry, all, callId, extra);
+        return dispatch(entry, all, callId, extra, session);
       } catch (RatchetException e) {
         if (e.code() != ErrorCode.FENCED) {
           throw e;
         }
         // An idle server's lease lapsed: resume (recovery reconciles anything in flight), retry.
         access.reacquire();
-        return dispatch(entry, all, callId, extra);
+        return dispatch(entry, all, callId, extra, session);
       }
     } catch (RatchetException e) {
       return results.error(e, callId);
@@ -100,20 +115,22 @@ public final class ToolCalls {
   /**
    * One attempt, reported as a server span by OpenTelemetry's MCP conventions when the runtime has
    * an observer: {@code tools/call <tool>}, {@code mcp.method.name}, {@code gen_ai.tool.name},
-   * {@code gen_ai.operation.name} {@code execute_tool} (docs/telemetry.md); never an argument.
+   * {@code gen_ai.operation.name} {@code execute_tool}, and {@code mcp.session.id} within a session
+   * (docs/telemetry.md); never an argument.
    */
   private McpSchema.CallToolResult dispatch(
-      ToolCatalog.Entry e, JsonObject all, String callId, JsonObject extra) {
+      ToolCatalog.Entry e, JsonObject all, String callId, JsonObject extra, String session) {
     Run run = access.current();
     String tool = e.tool().name();
+    Map<String, String> attributes = new java.util.HashMap<>();
+    attributes.put("mcp.method.name", "tools/call");
+    attributes.put("gen_ai.tool.name", tool);
+    attributes.put("gen_ai.operation.name", "execute_tool");
+    if (session != null && !session.isBlank()) {
+      attributes.put(SESSION_ID, session);
+    }
     return run.called(
-        "tools/call " + tool,
-        true,
-        Map.of(
-            "mcp.method.name", "tools/call",
-            "gen_ai.tool.name", tool,
-            "gen_ai.operation.name", "execute_tool"),
-        () -> dispatch(run, e, all, callId, extra));
+        "tools/call " + tool, true, attributes, () -> dispatch(run, e, all, callId, extra));
   }
 
   private McpSchema.CallToolResult dispatch(

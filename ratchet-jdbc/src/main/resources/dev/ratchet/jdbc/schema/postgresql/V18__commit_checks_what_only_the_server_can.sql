@@ -1,4 +1,4 @@
--- PostgreSQL schema, version 17 (issue 38, SPEC D34, ADR 0045): ratchet_commit checks only what
+-- PostgreSQL schema, version 18 (issue 38, SPEC D34, ADR 0045): ratchet_commit checks only what
 -- only the server can check: the live lease and its token, the fence (lease version), the
 -- environment instance and the generation compare-and-set, all in the one UPDATE of the mark, and
 -- a used key (action id or any other) by the unique index on insert. It no longer re-reads each
