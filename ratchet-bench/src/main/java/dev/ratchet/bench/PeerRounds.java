@@ -7,10 +7,13 @@ import java.util.Locale;
 /**
  * Figure 7: Ratchet's write steps beside a peer's workflow steps on the same PostgreSQL server, in
  * interleaved rounds: in every round Ratchet's N runs make write steps for one round's time, then
- * the peer runs N workflows of 1,000 steps (20 in smoke mode) with small outputs and with outputs
- * of Ratchet's checkpoint size, made of a real checkpoint's bytes, and figure 4's bound writes the
- * rows of N runs' write steps alone ({@link StepRows}) for one round's time (the order rotates),
- * after untimed rounds of each. Each ratio is the median of per-round ratios.
+ * the peer runs N workflows of 1,000 steps (200 in quick mode, 20 in smoke mode) with small outputs
+ * and with outputs of Ratchet's checkpoint size, made of a real checkpoint's bytes, and figure 4's
+ * bound writes the rows of N runs' write steps alone ({@link StepRows}) for one round's time (the
+ * order rotates), after untimed rounds of each. A fifth arm runs N runs on a second schema that
+ * differs only in its commit function, which is the one the current schema replaced ({@link
+ * PreviousCommit}), so a change to the step is measured against the previous schema in the same
+ * rounds. Each ratio is the median of per-round ratios.
  */
 final class PeerRounds {
   private static final int SMALL_OUTPUT = 16;
@@ -25,20 +28,32 @@ final class PeerRounds {
     this.log = log;
   }
 
+  /** The runs on the schema with the previous commit function. */
+  record Previous(BenchStore store, List<Driver> drivers) {}
+
   void run(
       int n,
       BenchStore store,
       List<Driver> drivers,
+      Previous previous,
       List<StepRows> rows,
       Peer peer,
       String checkpointLike,
       CpuMeter meter,
       String ourDatabase)
       throws Exception {
-    int steps = "full".equals(cfg.mode()) ? 1_000 : 20;
+    int steps =
+        switch (cfg.mode()) {
+          case "full" -> 1_000;
+          case "quick" -> 200;
+          default -> 20;
+        };
     String[] outputs = {"x".repeat(SMALL_OUTPUT), checkpointLike};
     List<Double> ours = new ArrayList<>();
     List<Double> alone = new ArrayList<>();
+    List<Double> previousSteps = new ArrayList<>();
+    CpuMeter.Usage previousCpu = CpuMeter.Usage.ZERO;
+    long previousCount = 0;
     List<List<Double>> theirs = List.of(new ArrayList<>(), new ArrayList<>());
     List<Long> ourLatency = new ArrayList<>();
     BenchStore.Counts used = BenchStore.Counts.ZERO;
@@ -55,10 +70,20 @@ final class PeerRounds {
       peer.round(n, steps, outputs[i % 2], new ArrayList<>());
     }
     Timed.parallel(n, Math.max(1, cfg.warmupMillis() / 3), w -> rows.get(w).commitOne());
+    Timed.parallel(
+        n, Math.max(1, cfg.warmupMillis() / 3), w -> previous.drivers().get(w).writeStep());
     for (int r = 0; r < cfg.rounds(); r++) {
-      for (int k = 0; k < 4; k++) {
-        int arm = (k + r) % 4;
-        if (arm == 3) {
+      for (int k = 0; k < 5; k++) {
+        int arm = (k + r) % 5;
+        if (arm == 4) {
+          long steps0 = total(previous.drivers());
+          CpuMeter.Sample cpu = meter.read();
+          Timed t =
+              Timed.parallel(n, cfg.roundMillis(), w -> previous.drivers().get(w).writeStep());
+          previousCpu = previousCpu.plus(meter.read().since(cpu));
+          previousCount += total(previous.drivers()) - steps0;
+          previousSteps.add((total(previous.drivers()) - steps0) / t.seconds());
+        } else if (arm == 3) {
           alone.add(Timed.parallel(n, cfg.roundMillis(), w -> rows.get(w).commitOne()).rate());
         } else if (arm == 0) {
           long before = total(drivers);
@@ -82,11 +107,13 @@ final class PeerRounds {
       log.line(
           String.format(
               Locale.ROOT,
-              "  peer %d at once, round %d: Ratchet %.0f steps/s, the rows alone %.0f, peer %.0f"
-                  + " (small) %.0f (%d B) steps/s",
+              "  peer %d at once, round %d: Ratchet %.0f steps/s (%s %.0f), the rows alone"
+                  + " %.0f, peer %.0f (small) %.0f (%d B) steps/s",
               n,
               r,
               ours.get(r),
+              PreviousCommit.label(),
+              previousSteps.get(r),
               alone.get(r),
               theirs.get(0).get(r),
               theirs.get(1).get(r),
@@ -128,6 +155,12 @@ final class PeerRounds {
                   Stats.quantile(theirLatency.get(o), 0.99) / 1e6,
                   peer.guarantee())));
     }
+    report.add(previousRow(n, steps, ours, previousSteps, theirs.get(0)));
+    report.add(
+        previousCpuRow(
+            n,
+            new CpuRow.Cost(ourCpu, ourDatabase, ourSteps),
+            new CpuRow.Cost(previousCpu, ourDatabase, previousCount)));
     report.add(rowsAloneRow(n, steps, rows.get(0), alone, theirs.get(1), checkpointLike.length()));
     for (int o = 0; o < 2; o++) {
       report.add(
@@ -138,6 +171,61 @@ final class PeerRounds {
               new CpuRow.Cost(ourCpu, ourDatabase, ourSteps),
               new CpuRow.Cost(theirCpu.get(o), peer.database(), theirSteps[o])));
     }
+  }
+
+  /**
+   * The current commit function against the previous one, same runtime, same server, same rounds;
+   * the note gives the previous side's ratio to DBOS (small outputs) for comparison with the row
+   * above.
+   */
+  private static Row previousRow(
+      int n, int steps, List<Double> ours, List<Double> before, List<Double> dbos) {
+    List<Double> ratios = new ArrayList<>();
+    List<Double> beforeToDbos = new ArrayList<>();
+    for (int r = 0; r < ours.size(); r++) {
+      ratios.add(ours.get(r) / before.get(r));
+      beforeToDbos.add(before.get(r) / dbos.get(r));
+    }
+    return Row.untargeted(
+        "7",
+        String.format(
+            Locale.ROOT,
+            "write steps/s, %d %s, PostgreSQL: this schema's commit vs %s",
+            n,
+            n == 1 ? "run" : "runs",
+            PreviousCommit.label()),
+        String.format(Locale.ROOT, "%,.0f steps/s", Stats.median(ours)),
+        String.format(
+            Locale.ROOT, "%,.0f steps/s (%s)", Stats.median(before), PreviousCommit.label()),
+        Stats.median(ratios),
+        String.format(
+            Locale.ROOT,
+            "only the commit function differs (a second schema, same tables and grants); %s"
+                + " against DBOS %d %s of %,d steps, outputs of %d B, in the same rounds: %.2f×",
+            PreviousCommit.label(),
+            n,
+            n == 1 ? "workflow" : "workflows",
+            steps,
+            SMALL_OUTPUT,
+            Stats.median(beforeToDbos)));
+  }
+
+  /** CPU per step of the two commit functions (the same database: their phases do not overlap). */
+  private static Row previousCpuRow(int n, CpuRow.Cost ours, CpuRow.Cost before) {
+    boolean server = ours.serverKnown() && before.serverKnown();
+    return Row.untargeted(
+        "7",
+        String.format(
+            Locale.ROOT,
+            "CPU per write step, %d %s, PostgreSQL: this schema's commit vs %s",
+            n,
+            n == 1 ? "run" : "runs",
+            PreviousCommit.label()),
+        ours.describe(server),
+        before.describe(server) + " (" + PreviousCommit.label() + ")",
+        ours.totalMs(server) / before.totalMs(server),
+        "above 1: this schema spends more per step; measured over the same rounds as the row"
+            + " above");
   }
 
   /**

@@ -55,6 +55,7 @@ final class Postgres {
           role(OWNER),
           role(WORKER),
           "CREATE SCHEMA " + schema + " AUTHORIZATION " + OWNER,
+          "CREATE SCHEMA " + previous(schema) + " AUTHORIZATION " + OWNER,
           "CREATE TABLE " + schema + ".bench_raw (id BIGSERIAL PRIMARY KEY, body TEXT NOT NULL)",
           "ALTER TABLE " + schema + ".bench_raw OWNER TO " + OWNER);
       Peer peer = figures.contains(4) ? Peer.dbos(URL, ADMIN, log).orElse(null) : null;
@@ -64,7 +65,10 @@ final class Postgres {
         if (peer != null) {
           peer.close();
         }
-        exec(admin, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        exec(
+            admin,
+            "DROP SCHEMA IF EXISTS " + schema + " CASCADE",
+            "DROP SCHEMA IF EXISTS " + previous(schema) + " CASCADE");
       }
       if (peer == null && figures.contains(4)) {
         for (int n : RUNS) {
@@ -105,21 +109,20 @@ final class Postgres {
       String schema, String body, Peer peer, Connection admin, java.util.Set<Integer> figures)
       throws Exception {
     CpuMeter meter = new CpuMeter(CpuMeter.PROC, () -> CpuMeter.listedBy(admin));
-    Database owner = Database.postgres(URL, OWNER, PASSWORD).withSchema(schema).withPoolSize(16);
-    JdbcStore.open(
-            owner,
-            StoreOptions.defaults(dev.ratchet.seam.Seams.systemClock())
-                .withOpenMode(OpenMode.CREATE))
-        .close();
-    PostgresAccess.grantWorker(owner, WORKER);
+    Database owner = migrated(schema);
+    Database beside = migrated(previous(schema));
     try (Connection c = connect(OWNER)) {
       StepRows.createTables(c, schema);
+      PreviousCommit.install(c, previous(schema));
     }
-    try (BenchStore s = new BenchStore(owner.as(WORKER, PASSWORD), false, cfg.contentChars())) {
+    try (BenchStore s = new BenchStore(owner.as(WORKER, PASSWORD), false, cfg.contentChars());
+        BenchStore old = new BenchStore(beside.as(WORKER, PASSWORD), false, cfg.contentChars())) {
       for (int n : figures.contains(4) ? RUNS : List.<Integer>of()) {
         List<Driver> drivers = new ArrayList<>();
+        List<Driver> oldDrivers = new ArrayList<>();
         for (int i = 0; i < n; i++) {
           drivers.add(s.start("f4-" + n + "-" + i));
+          oldDrivers.add(old.start("f7-previous-" + n + "-" + i));
         }
         List<RawClient> raws = new ArrayList<>();
         List<StepRows> rows = new ArrayList<>();
@@ -148,7 +151,16 @@ final class Postgres {
           }
           if (peer != null) {
             new PeerRounds(cfg, report, log)
-                .run(n, s, drivers, rows, peer, body, meter, admin.getCatalog());
+                .run(
+                    n,
+                    s,
+                    drivers,
+                    new PeerRounds.Previous(old, oldDrivers),
+                    rows,
+                    peer,
+                    body,
+                    meter,
+                    admin.getCatalog());
           }
         } finally {
           for (RawClient r : raws) {
@@ -163,6 +175,23 @@ final class Postgres {
     if (figures.contains(8)) {
       queue(owner, admin, meter);
     }
+  }
+
+  /** The schema beside {@code schema} that keeps the previous commit function (figure 7). */
+  private static String previous(String schema) {
+    return schema + "_previous";
+  }
+
+  /** A fresh store schema, migrated by its owner, the worker role granted its functions. */
+  private static Database migrated(String schema) {
+    Database owner = Database.postgres(URL, OWNER, PASSWORD).withSchema(schema).withPoolSize(16);
+    JdbcStore.open(
+            owner,
+            StoreOptions.defaults(dev.ratchet.seam.Seams.systemClock())
+                .withOpenMode(OpenMode.CREATE))
+        .close();
+    PostgresAccess.grantWorker(owner, WORKER);
+    return owner;
   }
 
   /** Figure 8: the worker path beside DBOS's queue, when DBOS is compiled in (-Pdbos). */

@@ -11,6 +11,7 @@ import dev.ratchet.store.CommitRequest;
 import dev.ratchet.store.CommitResult;
 import dev.ratchet.store.RecordChain;
 import dev.ratchet.store.RecordSet;
+import dev.ratchet.store.SetHead;
 import dev.ratchet.store.StoredRecord;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -24,10 +25,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Schema version 5's {@code ratchet_commit} (ADR 0043), called as the worker role: every refusal
- * (wrong token, wrong fence, stale generation, a record that does not continue its chain, a
- * repeated key, content that does not hash to its digest) writes nothing, and the holder's commit
- * through the store still moves the run forward by one.
+ * Schema version 5's {@code ratchet_commit} (ADR 0043) as version 19 leaves it (D34, ADR 0045),
+ * called as the worker role: every refusal (wrong token, wrong fence, stale generation, a repeated
+ * sequence or key) writes nothing, and the holder's commit through the store still moves the run
+ * forward by one. What the function no longer checks (links, the content's digest) is written and
+ * then refused by the readers.
  */
 @RequiresPostgres
 class PostgresOneCallCommitTest {
@@ -245,29 +247,55 @@ class PostgresOneCallCommitTest {
     assertHolderStillCommits();
   }
 
+  /**
+   * Since version 19 (D34, ADR 0045) the commit no longer recomputes links: a record off its chain
+   * (an edited body under the honest link, a gap) is written, and the full reader refuses it
+   * against the signed head, as it refuses the same rows written by raw SQL (the tamper campaign).
+   */
   @Test
-  void aRecordThatDoesNotContinueItsChainRollsTheWholeCallBack() throws SQLException {
-    Rows before = rows();
-    CommitRequest good = run.next(2);
-    StoredRecord first = good.records().get(0);
+  void aRecordOffItsChainIsWrittenAndTheAuditAgainstTheSignedHeadRefusesIt() throws SQLException {
+    StoredRecord honest = run.next(1).records().get(0);
     List<StoredRecord> forged =
         List.of(
-            new StoredRecord(first.set(), first.sequence(), first.key(), "{}", first.chain()),
-            new StoredRecord(first.set(), first.sequence() + 5, "x", first.body(), first.chain()),
-            new StoredRecord(first.set(), 3, "1", first.body(), first.chain()));
-    for (StoredRecord bad : forged) {
+            new StoredRecord(honest.set(), honest.sequence(), honest.key(), "{}", honest.chain()),
+            new StoredRecord(
+                honest.set(), honest.sequence() + 5, "x", honest.body(), honest.chain()));
+    List<AuditReport.Kind> found = List.of(AuditReport.Kind.EDITED, AuditReport.Kind.MISSING);
+    for (int i = 0; i < forged.size(); i++) {
+      if (i > 0) {
+        close();
+        threeGenerations();
+      }
+      CommitRequest good = run.next(1);
+      SetHead signed = RecordChain.advance(run.trace, good.records().get(0));
       CommitRequest r =
-          new CommitRequest(good.scope(), 3, run.lease, good.checkpoint(), List.of(bad));
-      Throwable t = catchThrowable(() -> call(r, token(), run.lease.version(), 3));
-      assertThat(t).as(bad.toString()).isInstanceOf(SQLException.class);
-      assertThat(((SQLException) t).getSQLState()).isEqualTo("RT422");
-      assertNothingWrittenSince(before);
+          new CommitRequest(good.scope(), 3, run.lease, good.checkpoint(), List.of(forged.get(i)));
+      assertThat(call(r, token(), run.lease.version(), 3))
+          .as(forged.get(i).toString())
+          .isEqualTo(1);
+      AuditReport audit = TraceAudit.verify(store, TestRun.TASK, "run-a", signed);
+      assertThat(audit.intact()).as(forged.get(i).toString()).isFalse();
+      assertThat(audit.findings())
+          .extracting(AuditReport.Finding::kind)
+          .as(forged.get(i).toString())
+          .contains(found.get(i));
     }
+  }
+
+  /** The primary key still refuses a repeated sequence: the whole call rolls back. */
+  @Test
+  void aRepeatedSequenceRollsTheWholeCallBack() throws SQLException {
+    Rows before = rows();
+    CommitRequest good = run.next(1);
+    StoredRecord first = good.records().get(0);
+    StoredRecord repeat = new StoredRecord(first.set(), 3, "new-key", first.body(), first.chain());
     CommitRequest r =
-        new CommitRequest(good.scope(), 3, run.lease, good.checkpoint(), List.of(forged.get(0)));
-    Throwable t = catchThrowable(() -> store.commit(r));
-    assertThat(t).isInstanceOf(RatchetException.class);
-    assertThat(((RatchetException) t).code()).isEqualTo(ErrorCode.CONTRACT);
+        new CommitRequest(good.scope(), 3, run.lease, good.checkpoint(), List.of(repeat));
+    Throwable raw = catchThrowable(() -> call(r, token(), run.lease.version(), 3));
+    assertThat(((SQLException) raw).getSQLState()).isEqualTo("23505");
+    assertNothingWrittenSince(before);
+    RatchetException e = (RatchetException) catchThrowable(() -> store.commit(r));
+    assertThat(e.code()).isEqualTo(ErrorCode.CONTRACT);
     assertNothingWrittenSince(before);
     assertHolderStillCommits();
   }
@@ -290,9 +318,13 @@ class PostgresOneCallCommitTest {
     assertHolderStillCommits();
   }
 
+  /**
+   * Since version 19 (D34, ADR 0045) the commit no longer re-hashes the content: content that does
+   * not hash to the mark's digest is written, and the load refuses it ({@code CHECKPOINT}), as it
+   * refuses content edited behind the store's back.
+   */
   @Test
-  void contentThatDoesNotHashToItsDigestIsRefused() throws SQLException {
-    Rows before = rows();
+  void contentThatDoesNotHashToItsDigestIsWrittenAndRefusedAtLoad() throws SQLException {
     CommitRequest good = run.next(1);
     try (PreparedStatement ps =
         worker.prepareStatement(
@@ -302,10 +334,13 @@ class PostgresOneCallCommitTest {
       ps.setString(1, good.fence().owner());
       ps.setLong(2, good.fence().leaseVersion());
       ps.setBytes(3, token());
-      Throwable t = catchThrowable(ps::executeQuery);
-      assertThat(((SQLException) t).getSQLState()).isEqualTo("22023");
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        assertThat(rs.getInt(1)).isEqualTo(1);
+      }
     }
-    assertNothingWrittenSince(before);
-    assertHolderStillCommits();
+    Throwable t = catchThrowable(() -> store.load(TestRun.TASK, "run-a"));
+    assertThat(t).isInstanceOf(RatchetException.class);
+    assertThat(((RatchetException) t).code()).isEqualTo(ErrorCode.CHECKPOINT);
   }
 }

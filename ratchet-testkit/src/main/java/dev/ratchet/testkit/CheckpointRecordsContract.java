@@ -117,6 +117,16 @@ public abstract class CheckpointRecordsContract {
     assertThat(store.find(TASK, "run-a", RecordSet.RECEIPTS, "key-1")).contains(receipt);
   }
 
+  /**
+   * Whether the commit itself refuses a record whose link or sequence does not continue its set's
+   * stored chain. SPEC D34 lets a store leave links to the readers, which authenticate every record
+   * against the signed heads (D20): PostgreSQL's one-call commit since schema version 19 (ADR
+   * 0045). Such a store still refuses a repeated sequence or key.
+   */
+  protected boolean refusesRecordsOffTheirChain() {
+    return true;
+  }
+
   @Test
   @Rules("R1.13-trace")
   void aRecordThatDoesNotContinueTheChainIsRefusedAndNothingIsWritten() {
@@ -129,20 +139,57 @@ public abstract class CheckpointRecordsContract {
     // Right sequence, but chained onto a forged head.
     SetHead forged = new SetHead(2, "a".repeat(64));
     List<StoredRecord> wrongChain = traceAfter(forged, 1);
-    assertThat(codeOf(() -> store.commit(request("run-a", 1, f, "y", wrongChain))))
-        .isEqualTo(ErrorCode.CONTRACT);
     // A gap: sequence 4 after a stored count of 2.
     SetHead skipped =
         headAfter(
             loaded("run-a").head(RecordSet.TRACE),
             traceAfter(loaded("run-a").head(RecordSet.TRACE), 1));
     List<StoredRecord> gap = traceAfter(skipped, 1);
+    if (!refusesRecordsOffTheirChain()) {
+      linksLeftToTheReaders(f, wrongChain, gap);
+      return;
+    }
+    assertThat(codeOf(() -> store.commit(request("run-a", 1, f, "y", wrongChain))))
+        .isEqualTo(ErrorCode.CONTRACT);
     assertThat(codeOf(() -> store.commit(request("run-a", 1, f, "z", gap))))
         .isEqualTo(ErrorCode.CONTRACT);
     StoredRun run = loaded("run-a");
     assertThat(run.generation()).isEqualTo(1);
     assertThat(run.envelope().text()).isEqualTo(checkpoint("run-a", 1));
     assertThat(run.head(RecordSet.TRACE).count()).isEqualTo(2);
+  }
+
+  /**
+   * D34: the store writes each record as given, and the chain walked from genesis breaks exactly at
+   * it, which is what every full reader refuses (the signed head would not match either).
+   */
+  private void linksLeftToTheReaders(
+      Lease f, List<StoredRecord> wrongChain, List<StoredRecord> gap) {
+    StoredRun untouched = loaded("run-a");
+    assertThat(untouched.generation()).isEqualTo(1);
+    assertThat(untouched.head(RecordSet.TRACE).count()).isEqualTo(2);
+    assertThat(firstBreak("run-a")).isZero();
+    assertThat(store.commit(request("run-a", 1, f, checkpoint("run-a", 2), wrongChain)))
+        .isEqualTo(new CommitResult.Committed(2));
+    assertThat(firstBreak("run-a")).isEqualTo(3);
+    Lease g = lease("run-b");
+    store.commit(request("run-b", 0, g, checkpoint("run-b", 1), traceAfter(SetHead.EMPTY, 2)));
+    assertThat(store.commit(request("run-b", 1, g, checkpoint("run-b", 2), gap)))
+        .isEqualTo(new CommitResult.Committed(2));
+    assertThat(firstBreak("run-b")).isEqualTo(4);
+  }
+
+  /** The first stored trace record that does not continue the chain from genesis, else 0. */
+  private long firstBreak(String runId) {
+    SetHead h = SetHead.EMPTY;
+    for (StoredRecord r : store.records(TASK, runId, RecordSet.TRACE, 1, 1_000)) {
+      StoredRecord expected = RecordChain.append(h, RecordSet.TRACE, r.key(), r.body());
+      if (r.sequence() != expected.sequence() || !r.chain().equals(expected.chain())) {
+        return r.sequence();
+      }
+      h = RecordChain.advance(h, r);
+    }
+    return 0;
   }
 
   @Test

@@ -16,18 +16,19 @@ import org.postgresql.util.PSQLException;
 /**
  * PostgreSQL schema version 5, leaner since versions 7 and 8 (ADR 0043): a whole commit of one run
  * as one call of {@code ratchet_commit}, so it costs one statement and one round trip. The function
- * checks token, fence, instance and generation, recomputes each record's chain link from the stored
- * head, writes the content and prunes what retention no longer keeps. The SQL text is constant, so
- * pgjdbc's per-connection statement cache turns it into a named server-side prepared statement
- * after {@code prepareThreshold} (default 5) executions on a pooled connection and from then on
- * sends only Bind/Execute.
+ * checks token, fence, instance and generation, writes the records (a repeated sequence or key is
+ * refused by the indexes) and the content and prunes what retention no longer keeps. Since version
+ * 19 (D34, ADR 0045) it no longer recomputes links or the content's digest: the readers
+ * authenticate both (D20). The SQL text is constant, so pgjdbc's per-connection statement cache
+ * turns it into a named server-side prepared statement after {@code prepareThreshold} (default 5)
+ * executions on a pooled connection and from then on sends only Bind/Execute.
  */
 final class OneCallCommit {
   static final String SQL =
       "SELECT o_rows, o_judged_at_ms FROM ratchet_commit"
           + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-  /** The function's refusal of a record whose link does not continue its chain. */
+  /** Versions 5–17's refusal of a record whose link does not continue its chain. */
   static final String RECORD_REFUSED = "RT422";
 
   /** A record whose key its set already holds (the unique index, since schema version 7). */

@@ -81,7 +81,8 @@ public interface Writes {
 
   /**
    * The whole commit of {@code r} in one statement (single database only): refused (0 rows) it
-   * wrote nothing; a record that does not continue its chain is {@code CONTRACT} and rolls back.
+   * wrote nothing; a repeated sequence or key (and, before schema 19, a record off its chain) is
+   * {@code CONTRACT} and rolls back.
    */
   default Advance commitInOneCall(Connection c, CommitRequest r, String digest, int retainOlder)
       throws SQLException {
