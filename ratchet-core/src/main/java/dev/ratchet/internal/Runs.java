@@ -204,7 +204,13 @@ public final class Runs {
               + "'");
     }
     if (s.phase() == Phase.PAUSED) {
-      // D37: only a signed unpause moves a paused run; a signed migration applies while paused.
+      // D37: a signed cancel ends a paused run; only a signed unpause moves it on; a signed
+      // migration applies while it is paused.
+      StepOutcome cancelled = Cancels.consume(engine, live);
+      if (cancelled != null) {
+        return new Recovery(
+            engine.generation(), Recovery.Found.PAUSED, Recovery.Did.CANCELLED, cancelled);
+      }
       Migrations.consume(engine);
       Pauses.consume(engine);
       s = engine.state();
