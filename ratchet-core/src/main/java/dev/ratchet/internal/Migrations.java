@@ -20,6 +20,7 @@ import dev.ratchet.model.TraceOutcome;
 import dev.ratchet.store.InboxItem;
 import dev.ratchet.store.RecordSet;
 import dev.ratchet.store.StoredRecord;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -142,7 +143,7 @@ final class Migrations {
     if (current == null) {
       return Optional.of(ctx);
     }
-    TaskRules.check(current, java.util.List.of(), ctx.adapter().actionSpecs());
+    TaskRules.check(current, java.util.List.of(), List.copyOf(ctx.specs().values()));
     return Optional.of(ctx.withTask(current));
   }
 
@@ -189,7 +190,7 @@ final class Migrations {
   private static RunContext allowed(RunContext current, RunState s, MigrateDecision d) {
     try {
       RunContext next = current.withTask(d.toTask());
-      TaskRules.check(d.toTask(), java.util.List.of(), current.adapter().actionSpecs());
+      TaskRules.check(d.toTask(), java.util.List.of(), List.copyOf(current.specs().values()));
       TaskDiff diff =
           MigrateDecision.check(s, current.task(), d.toTask(), k -> permissionOf(current, k));
       if (!diff.toJson().equals(d.difference())) {
