@@ -130,6 +130,24 @@ class MigrateTest {
   }
 
   @Test
+  void aFrozenRunIsMigratedAndStaysFrozenForItsReviewer() {
+    Run first = f.ratchet("w1").start(v1, "run-1", ws);
+    first.propose(first.action("a1", "write_file", write("app.py", RuntimeFixture.FIXED)));
+    first.close();
+    f.deliverCancel(v1, "run-1", f.operatorKey, "cancel-1");
+    f.ratchet("w2").resume(v1, "run-1", ws).close(); // a write pending: frozen for a reviewer
+    TaskSpec v2 =
+        variant("v2", "p1", v1.actionKinds(), v1.approvalRequired(), smaller(v1.budgets()));
+    deliver(migrate("run-1", v1, v2, "m-1"));
+    try (Run run = f.ratchet("w3").resume(v1, "run-1", ws)) {
+      assertThat(run.state().phase()).isEqualTo(Phase.NEEDS_REVIEW);
+      assertThat(run.state().review()).isNotNull();
+      assertThat(run.task()).isEqualTo(v2);
+      assertThat(last(run.trace()).outcome().wireName()).isEqualTo("task_migrated");
+    }
+  }
+
+  @Test
   void aRunningRunIsNotMigrated() {
     f.ratchet("w1").start(v1, "run-1", ws).close();
     TaskSpec v2 =
