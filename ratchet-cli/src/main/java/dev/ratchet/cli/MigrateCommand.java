@@ -55,7 +55,8 @@ final class MigrateCommand extends CliCommand {
       names = "--from-task",
       paramLabel = "TASK.json",
       description =
-          "The task file the run runs under now (default: the one recorded or submitted for it).")
+          "The run's task file (default: the one recorded or submitted for it; a run migrated"
+              + " since is compared with the task it runs under now).")
   Path fromTask;
 
   @Option(

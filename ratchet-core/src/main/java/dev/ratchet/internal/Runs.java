@@ -127,6 +127,15 @@ public final class Runs {
     return decodeAndCheck(ctx, runId, loadStored(ctx, runId)).checkpoint().state();
   }
 
+  /**
+   * The task a stored run runs under (D37): the supplied one, or the task a signed migration moved
+   * it to when the supplied one is a task it was migrated from; verified as {@link #verify}
+   * verifies.
+   */
+  public static dev.ratchet.model.TaskSpec currentTask(RunContext ctx, String runId) {
+    return decodeAndCheck(ctx, runId, loadStored(ctx, runId)).ctx().task();
+  }
+
   private static Engine load(RunContext ctx, String runId, HeldLease lease) {
     StoredRun stored = loadStored(ctx, runId);
     Opened o = decodeAndCheck(ctx, runId, stored);
