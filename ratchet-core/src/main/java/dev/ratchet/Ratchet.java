@@ -176,6 +176,15 @@ public final class Ratchet {
     return verify(task, runId, actionSpecs, task.adapter());
   }
 
+  /**
+   * The task a stored run runs under (D37), verified as {@link #verify(TaskSpec, String, List)}
+   * verifies: {@code task} itself, or, for a run a signed migration moved on from {@code task}, the
+   * task it was migrated to. Operator surfaces bind their decisions to it.
+   */
+  public TaskSpec currentTask(TaskSpec task, String runId, List<ActionSpec> actionSpecs) {
+    return Runs.currentTask(detached(task, actionSpecs, task.adapter()), runId);
+  }
+
   private RunState verify(TaskSpec task, String runId, List<ActionSpec> specs, String namespace) {
     return Runs.verify(detached(task, specs, namespace), runId);
   }

@@ -263,6 +263,23 @@ public final class Run implements AutoCloseable {
     return engine.state();
   }
 
+  /**
+   * The task this run runs under: the one its checkpoint signs (D37). After a signed migration it
+   * is the new task, whichever task the caller resumed with.
+   */
+  public dev.ratchet.model.TaskSpec task() {
+    return engine.ctx().task();
+  }
+
+  /**
+   * The host's task file carried by the signed migration that moved this run to {@link #task()}
+   * (e.g. a CLI task file with its plan); empty when the run was never migrated or none was
+   * carried.
+   */
+  public java.util.Optional<dev.ratchet.json.JsonObject> migratedTaskFile() {
+    return engine.migratedTaskFile();
+  }
+
   /** The current durable checkpoint generation (the run's state version, D1). */
   public long generation() {
     return engine.generation();

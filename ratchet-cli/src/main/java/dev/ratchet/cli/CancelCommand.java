@@ -26,8 +26,8 @@ import picocli.CommandLine.Option;
     name = "cancel",
     mixinStandardHelpOptions = true,
     description =
-        "Sign a cancel of a running run with the operator's own key and deliver it to the run's"
-            + " inbox. At its next recovery the run ends cancelled, or, with a write pending,"
+        "Sign a cancel of a running or paused run with the operator's own key and deliver it to"
+            + " the run's inbox. At its next recovery the run ends cancelled, or, with a write pending,"
             + " freezes in needs_review (cancel_requested) so a reviewer decides.")
 final class CancelCommand extends CliCommand {
   @Mixin RunOptions target;
@@ -72,7 +72,7 @@ final class CancelCommand extends CliCommand {
     try (Session session = target.open(services)) {
       Session.Checked checked = session.check(target.runId);
       RunState s = checked.state();
-      if (s.phase() != Phase.RUNNING) {
+      if (s.phase() != Phase.RUNNING && s.phase() != Phase.PAUSED) {
         throw RatchetException.contract(
             "RUN_ID: run "
                 + target.runId

@@ -5,16 +5,20 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.json.JsonValue;
 import dev.ratchet.model.Approval;
 import dev.ratchet.model.CancelRequest;
+import dev.ratchet.model.MigrateDecision;
 import dev.ratchet.model.PauseDecision;
 import dev.ratchet.model.PendingIntent;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.ReviewDecision;
 import dev.ratchet.model.RunState;
 import dev.ratchet.model.SignedDecision;
+import dev.ratchet.model.TaskDiff;
+import dev.ratchet.model.TaskSpec;
 import dev.ratchet.ops.ApprovalRules;
 import dev.ratchet.ops.ConsoleLauncher;
 import dev.ratchet.ops.Decisions;
 import dev.ratchet.ops.Session;
+import dev.ratchet.ops.TaskFile;
 import dev.ratchet.sign.Ed25519;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.TrustRoot;
@@ -91,6 +95,8 @@ final class Actions {
         case "pause":
         case "unpause":
           return previewPause(p[2], p[3], query.get("reason"), keyId, csrf);
+        case "migrate":
+          return previewMigrate(p[2], query.get("task"), query.get("reason"), keyId, csrf);
         default:
           break;
       }
@@ -210,7 +216,9 @@ final class Actions {
     String why = reason == null || reason.isBlank() ? DEFAULT_CANCEL_REASON : reason.strip();
     try (Session s = ConsoleServer.open(config)) {
       Session.Checked c = s.check(runId);
-      requireRunning(c.state(), runId);
+      if (c.state().phase() != Phase.PAUSED) { // D37: a paused run is cancelled directly
+        requireRunning(c.state(), runId);
+      }
       Signer who = Signer.of(s.operators(), keyId, Role.OPERATOR);
       CancelRequest r =
           CancelRequest.of(
@@ -279,6 +287,72 @@ final class Actions {
     }
   }
 
+  /**
+   * An operator's migration to a new task version (D37, ADR 0130), as {@code ratchet migrate} signs
+   * it: the new task file (a path on the console's machine) loaded under the whole-task rules,
+   * core's migration rule applied, and the difference shown beside the payload before anything is
+   * signed.
+   */
+  private ConsoleServer.Reply previewMigrate(
+      String runId, String taskPath, String reason, String keyId, String csrf) {
+    if (taskPath == null || taskPath.isBlank()) {
+      throw RatchetException.contract("task: the path of the new task file is required");
+    }
+    TaskFile to =
+        TaskFile.load(java.nio.file.Path.of(taskPath.strip()), config.services().adapters());
+    String why = reason == null || reason.isBlank() ? "new task version" : reason.strip();
+    try (Session s = ConsoleServer.open(config)) {
+      Session.Checked c = s.check(runId);
+      TaskDiff diff = migrationAllowed(c, to.task(), runId);
+      Signer who = Signer.of(s.operators(), keyId, Role.OPERATOR);
+      MigrateDecision d =
+          MigrateDecision.of(
+              who.name(),
+              c.state(),
+              c.task().task(),
+              to.task(),
+              to.toJson(),
+              why,
+              Decisions.nonce("migrate", config.services().entropy()));
+      return show(
+          "Migrate run " + runId,
+          "migrate",
+          new Previews.Prepared(
+              runId, "migrate", c.ref().generation(), d, who.keyId(), previews.now()),
+          csrf,
+          null,
+          "From task "
+              + c.task().task().taskVersion()
+              + " (digest "
+              + d.fromTaskDigest()
+              + ") to "
+              + to.task().taskVersion()
+              + " (digest "
+              + d.toTaskDigest()
+              + "). Changes: "
+              + (diff.lines().isEmpty()
+                  ? "none to kinds, targets, permissions, approvals or budgets"
+                  : String.join("; ", diff.lines()))
+              + ". The next worker that holds the run checks it again and applies it; the run keeps"
+              + " its phase. "
+              + who.note());
+    }
+  }
+
+  /** Core's migration rule for the run as checked, with the adapter's declared permissions. */
+  private static TaskDiff migrationAllowed(Session.Checked c, TaskSpec to, String runId) {
+    TaskSpec from = c.task().task();
+    if (!from.fingerprint().equals(c.state().taskFingerprint())) {
+      throw RatchetException.contract(
+          "run "
+              + runId
+              + " was migrated before: migrate it again with 'ratchet migrate --from-task'");
+    }
+    java.util.Map<String, String> permissions = new java.util.HashMap<>();
+    c.adapter().actionSpecs().forEach(spec -> permissions.put(spec.kind(), spec.permission()));
+    return MigrateDecision.check(c.state(), from, to, permissions::get);
+  }
+
   /** A pause needs a running run, an unpause a paused one. */
   private static void requirePhaseFor(PauseDecision.Kind kind, RunState s, String runId) {
     Phase want = kind == PauseDecision.Kind.PAUSE ? Phase.RUNNING : Phase.PAUSED;
@@ -341,6 +415,14 @@ final class Actions {
           break;
         case UNPAUSE:
           requirePhaseFor(PauseDecision.Kind.UNPAUSE, c.state(), prepared.runId());
+          break;
+        case MIGRATE:
+          migrationAllowed(c, ((MigrateDecision) prepared.decision()).toTask(), prepared.runId());
+          break;
+        case CANCEL:
+          if (c.state().phase() != Phase.PAUSED) {
+            requireRunning(c.state(), prepared.runId());
+          }
           break;
         default:
           requireRunning(c.state(), prepared.runId());

@@ -177,7 +177,15 @@ final class Pages {
       b.append(cancelForm(id)).append(pauseForm(id, "pause", "Pause run…"));
     }
     if ("paused".equals(Views.text(run, "phase"))) {
-      b.append(pauseForm(id, "unpause", "Unpause run…"));
+      b.append(pauseForm(id, "unpause", "Unpause run…")).append(cancelForm(id));
+    }
+    String phase = Views.text(run, "phase");
+    boolean writeWaits =
+        "running".equals(phase)
+            && v.get("pending").orElseThrow() instanceof JsonObject pw
+            && !(pw.get("approval").orElseThrow() instanceof JsonObject);
+    if ("paused".equals(phase) || "needs_review".equals(phase) || writeWaits) {
+      b.append(migrateForm(id)); // D37: only a waiting, paused or frozen run is migrated
     }
     b.append(
         section(
@@ -302,6 +310,19 @@ final class Pages {
         + esc(Actions.DEFAULT_CANCEL_REASON)
         + "\"></label> <button type=\"submit\" class=\"danger\" id=\"cancel\">Cancel run…"
         + "</button></form></section>";
+  }
+
+  /**
+   * An operator's migration of a waiting, paused or frozen run to a new task version (D37): the new
+   * task file's path opens the preview, which shows the difference (a GET; signing is its POST).
+   */
+  private static String migrateForm(String id) {
+    return "<section id=\"migrate-run\"><h2>Migrate to a new task version</h2><form method=\"get\""
+        + " action=\"/runs/"
+        + esc(id)
+        + "/migrate\"><label>New task file <input name=\"task\" id=\"migrate-task\"></label>"
+        + " <label>Reason <input name=\"reason\" value=\"new task version\"></label>"
+        + " <button type=\"submit\" id=\"migrate\">Migrate run…</button></form></section>";
   }
 
   /** An operator's pause or unpause (D37): opens the preview (a GET; signing is its POST). */

@@ -111,7 +111,14 @@ final class Reads {
     if (!(runView.get("waiting").orElse(null) instanceof JsonObject w)) {
       return "";
     }
-    return Views.text(w, "for") + ("true".equals(Views.text(w, "delivered")) ? ", delivered" : "");
+    // D37: a paused run is listed with who paused it.
+    String by =
+        runView.get("pause").orElse(null) instanceof JsonObject p
+            ? " (paused by " + Views.text(p, "operator_id") + ")"
+            : "";
+    return Views.text(w, "for")
+        + by
+        + ("true".equals(Views.text(w, "delivered")) ? ", delivered" : "");
   }
 
   /** A run page's data: the inspect view after a whole-chain audit, and what the page adds. */

@@ -175,7 +175,7 @@ final class ConsoleFixture implements AutoCloseable {
 
   /** The key a browser would sign {@code path}'s decision with: olga cancels, rita decides. */
   SigningKey keyFor(String path) {
-    return path.contains("/cancel") || path.contains("pause")
+    return path.contains("/cancel") || path.contains("pause") || path.contains("/migrate")
         ? olga
         : path.contains("/decide") ? rita : alice;
   }

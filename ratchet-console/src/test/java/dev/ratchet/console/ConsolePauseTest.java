@@ -103,6 +103,9 @@ class ConsolePauseTest {
     assertThat(f.worker(IDLE)).contains("run " + IDLE + " is paused by an operator");
     page = get("/runs/" + IDLE).body();
     assertThat(page).contains("id=\"unpause\"").doesNotContain("id=\"pause\"");
+    assertThat(get("/?phase=paused").body())
+        .as("the runs list names who paused it")
+        .contains("unpause (paused by olga)");
     assertThat(get("/api/runs/" + IDLE).body())
         .contains("\"phase\":\"paused\"")
         .contains("\"operator_id\":\"olga\"")

@@ -29,7 +29,12 @@ public final class DecisionRefused extends RatchetException {
     /** Its nonce was already consumed by this run. */
     REPLAYED_NONCE,
     /** Not a well-formed decision envelope. */
-    MALFORMED;
+    MALFORMED,
+    /**
+     * Signed and bound, but the run's rules refuse it now (D37: a migration that widens
+     * permissions, or of a run that does not wait).
+     */
+    NOT_ALLOWED;
 
     public String wireName() {
       return name().toLowerCase(Locale.ROOT);

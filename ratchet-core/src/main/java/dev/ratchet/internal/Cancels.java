@@ -31,13 +31,14 @@ final class Cancels {
   private Cancels() {}
 
   /**
-   * Applies the first valid unconsumed cancel of a running run and commits; null when none applies
-   * (refused items are still consumed and traced, in one commit).
+   * Applies the first valid unconsumed cancel of a running or paused run and commits; null when
+   * none applies (refused items are still consumed and traced, in one commit).
    */
   static StepOutcome consume(Engine engine, Observation live) {
     RunContext ctx = engine.ctx();
-    if (engine.state().phase() != Phase.RUNNING) {
-      return null;
+    Phase phase = engine.state().phase();
+    if (phase != Phase.RUNNING && phase != Phase.PAUSED) {
+      return null; // D37: a paused run (nothing pending) is cancelled as directly as a running one
     }
     Engine.Op op = engine.begin();
     Refusals refusals = new Refusals();
@@ -63,7 +64,7 @@ final class Cancels {
         }
         op.b.stopReason = REASON;
         op.transition(
-            Transition.OPERATOR_CANCEL,
+            phase == Phase.PAUSED ? Transition.PAUSED_CANCEL : Transition.OPERATOR_CANCEL,
             null,
             null,
             detail.with("phase", new dev.ratchet.json.JsonString(Phase.CANCELLED.wireName())));

@@ -8,6 +8,7 @@ import dev.ratchet.model.Phase;
 import dev.ratchet.model.PhaseTransitions.Transition;
 import dev.ratchet.model.ReviewCase;
 import dev.ratchet.model.RunState;
+import dev.ratchet.model.TaskSpec;
 import dev.ratchet.model.Usage;
 import dev.ratchet.model.VerifiedEvidence;
 import dev.ratchet.store.RecordSet;
@@ -22,6 +23,10 @@ import java.util.EnumMap;
 final class Draft {
   private final RunState base;
   private Phase phase;
+
+  /** The task a signed migration moves the run to (D37); null: the task it runs under. */
+  TaskSpec task;
+
   String stopReason;
   long cursor;
   Usage usage;
@@ -67,10 +72,10 @@ final class Draft {
     return new RunState(
         base.runId(),
         base.taskId(),
-        base.taskVersion(),
-        base.taskFingerprint(),
-        base.policyId(),
-        base.policyVersion(),
+        task == null ? base.taskVersion() : task.taskVersion(),
+        task == null ? base.taskFingerprint() : task.fingerprint(),
+        task == null ? base.policyId() : task.policyId(),
+        task == null ? base.policyVersion() : task.policyVersion(),
         phase,
         stopReason,
         cursor,

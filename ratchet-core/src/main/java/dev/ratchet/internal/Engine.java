@@ -40,10 +40,11 @@ import java.util.Optional;
  * <p>Not thread-safe: one engine is driven by one worker thread, as one lease implies.
  */
 public final class Engine {
-  private final RunContext ctx;
+  /** Replaced only when a signed migration commits (D37): the run then runs under the new task. */
+  private RunContext ctx;
 
   /** The task's fingerprint, computed once: the invariants compare it on every commit. */
-  private final String taskFingerprint;
+  private String taskFingerprint;
 
   private Lease lease;
   private long leaseSentNanos;
@@ -84,6 +85,15 @@ public final class Engine {
    */
   public RunState state() {
     return carried == null ? state : carried.view();
+  }
+
+  /**
+   * The host's task file (opaque to core) of the signed migration that moved the run to its current
+   * task (D37); empty when the run runs under the task it started with, or the migration carried
+   * none. One authenticated record lookup.
+   */
+  public Optional<JsonObject> migratedTaskFile() {
+    return Migrations.taskFile(this);
   }
 
   /** The state of the last durable checkpoint (what the store holds). */
@@ -250,6 +260,9 @@ public final class Engine {
 
     Transition transition;
 
+    /** The context of the task a signed migration moves the run to (D37); null: no migration. */
+    RunContext migratingTo;
+
     /** The decision this operation's proposal came from (D25), named in its trace events. */
     String causeId;
 
@@ -316,6 +329,10 @@ public final class Engine {
     if (result instanceof CommitResult.Committed c) {
       generation = c.generation();
       state = next;
+      if (op.migratingTo != null) {
+        ctx = op.migratingTo;
+        taskFingerprint = ctx.task().fingerprint();
+      }
       if (actions != null) {
         actions.addAll(op.j.events());
       }
@@ -343,7 +360,11 @@ public final class Engine {
   private RunState draft(Op op) {
     op.b.sets.putAll(op.j.heads());
     RunState next = op.b.build();
-    Invariants.check(ctx, taskFingerprint, next);
+    if (op.migratingTo != null) {
+      Invariants.check(op.migratingTo, op.migratingTo.task().fingerprint(), next);
+    } else {
+      Invariants.check(ctx, taskFingerprint, next);
+    }
     return next;
   }
 

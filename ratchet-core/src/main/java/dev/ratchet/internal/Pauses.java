@@ -50,6 +50,11 @@ final class Pauses {
     Engine.Op op = engine.begin();
     Refusals refusals = new Refusals();
     for (InboxItem item : ctx.store().inbox(engine.state().taskId(), engine.state().runId())) {
+      if (item.kind() == InboxItem.Kind.MIGRATE
+          && op.b.phase() == Phase.PAUSED
+          && !engine.has(op, RecordSet.NONCES, item.nonce())) {
+        break; // a migration delivered before the next item applies first (Migrations), paused
+      }
       if (!isPause(item) || engine.has(op, RecordSet.NONCES, item.nonce())) {
         continue;
       }

@@ -95,6 +95,46 @@ public record RunContext(
     return new dev.ratchet.adapter.DeclaredAdapter(namespace, specs);
   }
 
+  /**
+   * This context for {@code next}, the task a signed migration moves the run to (D37): same
+   * adapter, store, keys and trust roots; refused ({@code CONTRACT}) when {@code next} names
+   * another adapter or a kind the adapter does not offer.
+   */
+  RunContext withTask(TaskSpec next) {
+    if (!next.adapter().equals(task.adapter())) {
+      throw RatchetException.contract(
+          "to_task.adapter: '"
+              + next.adapter()
+              + "' is not the run's adapter '"
+              + task.adapter()
+              + "'");
+    }
+    for (String k : next.actionKinds()) {
+      if (!specs.containsKey(k) && !TaskSpec.CONTROL_KINDS.contains(k)) {
+        throw RatchetException.contract(
+            "to_task.action_kinds: the adapter offers no kind '" + k + "'");
+      }
+    }
+    return new RunContext(
+        next,
+        adapter,
+        store,
+        leases,
+        keys,
+        approvers,
+        reviewers,
+        operators,
+        clock,
+        entropy,
+        crash,
+        workerId,
+        leaseTtl,
+        specs,
+        secrets,
+        monotonic,
+        leaseMargin);
+  }
+
   long nowMs() {
     return clock.millis();
   }

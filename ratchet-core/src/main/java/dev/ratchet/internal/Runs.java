@@ -100,11 +100,12 @@ public final class Runs {
     Engine engine = null;
     try {
       StoredRun stored = loadStored(ctx, runId);
-      Checkpoint d = decodeAndCheck(ctx, runId, stored);
+      Opened o = decodeAndCheck(ctx, runId, stored);
+      Checkpoint d = o.checkpoint();
       if (d.keyId().equals(ctx.keys().activeKeyId())) {
         return false;
       }
-      engine = new Engine(ctx, lease, d.generation(), d.state());
+      engine = new Engine(o.ctx(), lease, d.generation(), d.state());
       Engine.Op op = engine.begin();
       op.trace(
           null,
@@ -123,14 +124,29 @@ public final class Runs {
 
   /** Verifies a stored run without a lease and without touching the environment. */
   public static RunState verify(RunContext ctx, String runId) {
-    return decodeAndCheck(ctx, runId, loadStored(ctx, runId)).state();
+    return decodeAndCheck(ctx, runId, loadStored(ctx, runId)).checkpoint().state();
+  }
+
+  /**
+   * The task a stored run runs under (D37): the supplied one, or the task a signed migration moved
+   * it to when the supplied one is a task it was migrated from; verified as {@link #verify}
+   * verifies.
+   */
+  public static dev.ratchet.model.TaskSpec currentTask(RunContext ctx, String runId) {
+    return decodeAndCheck(ctx, runId, loadStored(ctx, runId)).ctx().task();
   }
 
   private static Engine load(RunContext ctx, String runId, HeldLease lease) {
     StoredRun stored = loadStored(ctx, runId);
-    Checkpoint d = decodeAndCheck(ctx, runId, stored);
-    return new Engine(ctx, lease, d.generation(), d.state());
+    Opened o = decodeAndCheck(ctx, runId, stored);
+    return new Engine(o.ctx(), lease, o.checkpoint().generation(), o.checkpoint().state());
   }
+
+  /**
+   * A verified checkpoint and the context of the task it signs: the supplied one, or the task a
+   * signed migration moved the run to (D37).
+   */
+  private record Opened(Checkpoint checkpoint, RunContext ctx) {}
 
   private static StoredRun loadStored(RunContext ctx, String runId) {
     return ctx.store()
@@ -141,15 +157,11 @@ public final class Runs {
                     "no checkpoint for run '" + runId + "' of task '" + ctx.task().taskId() + "'"));
   }
 
-  private static Checkpoint decodeAndCheck(RunContext ctx, String runId, StoredRun stored) {
-    Checkpoint d = Checkpoint.open(stored.envelope(), ctx.keys());
+  private static Opened decodeAndCheck(RunContext supplied, String runId, StoredRun stored) {
+    Checkpoint d = Checkpoint.open(stored.envelope(), supplied.keys());
     RunState s = d.state();
-    if (!s.runId().equals(runId) || !s.taskId().equals(ctx.task().taskId())) {
+    if (!s.runId().equals(runId) || !s.taskId().equals(supplied.task().taskId())) {
       throw RatchetException.checkpoint("checkpoint belongs to another run or task");
-    }
-    if (!s.taskFingerprint().equals(ctx.task().fingerprint())) {
-      throw RatchetException.checkpoint(
-          "the task or its policy changed since the checkpoint (fingerprint differs)");
     }
     if (d.generation() != stored.generation()) {
       throw RatchetException.checkpoint(
@@ -173,10 +185,19 @@ public final class Runs {
                 + ")");
       }
     }
-    RecordAuth.verifyTips(ctx.store(), s);
+    RecordAuth.verifyTips(supplied.store(), s);
+    // D37: the run runs under the task its checkpoint signs; a task file changed since is refused,
+    // a task the run was migrated from resolves to the one it was migrated to.
+    RunContext ctx =
+        Migrations.resolve(supplied, s)
+            .orElseThrow(
+                () ->
+                    RatchetException.checkpoint(
+                        "the task or its policy changed since the checkpoint (fingerprint"
+                            + " differs)"));
     Invariants.check(ctx, ctx.task().fingerprint(), s);
     CompletionEvidence.check(ctx, s);
-    return d;
+    return new Opened(d, ctx);
   }
 
   private static Recovery rebindAndReconcile(Engine engine) {
@@ -192,12 +213,22 @@ public final class Runs {
               + "'");
     }
     if (s.phase() == Phase.PAUSED) {
-      // D37: only a signed unpause moves a paused run; nothing else is looked at before it.
+      // D37: a signed cancel ends a paused run; only a signed unpause moves it on; a signed
+      // migration applies while it is paused.
+      StepOutcome cancelled = Cancels.consume(engine, live);
+      if (cancelled != null) {
+        return new Recovery(
+            engine.generation(), Recovery.Found.PAUSED, Recovery.Did.CANCELLED, cancelled);
+      }
+      Migrations.consume(engine);
       Pauses.consume(engine);
       s = engine.state();
       if (s.phase() == Phase.PAUSED) {
         return new Recovery(engine.generation(), Recovery.Found.PAUSED, Recovery.Did.NOTHING, null);
       }
+    }
+    if (s.phase() == Phase.NEEDS_REVIEW) {
+      Migrations.consume(engine); // D37: a frozen run may move to a new task; it stays frozen
     }
     if (s.phase() != Phase.RUNNING) {
       return new Recovery(
@@ -230,6 +261,12 @@ public final class Runs {
     if (s.pending() == null) {
       // D37: a pause is taken at this step boundary; drift is judged when it is unpaused.
       JsonObject paused = Pauses.consume(engine);
+      // A migration delivered to a running run is refused here (it does not wait), once.
+      if (Migrations.consume(engine) && engine.state().phase() == Phase.PAUSED) {
+        // Pause, migrate, unpause delivered together: in that order.
+        JsonObject unpaused = Pauses.consume(engine);
+        paused = unpaused == null ? paused : unpaused;
+      }
       if (engine.state().phase() == Phase.PAUSED) {
         return new Recovery(
             engine.generation(),
@@ -242,6 +279,9 @@ public final class Runs {
       }
       StepOutcome o = Freezer.drift(engine, live, "environment changed while the run was down");
       return new Recovery(engine.generation(), Recovery.Found.DRIFT, Recovery.Did.FROZEN, o);
+    }
+    if (Migrations.consume(engine)) {
+      s = engine.state(); // D37: a write waiting for its approval now waits under the new task
     }
     String actionId = s.pending().action().actionId();
     Optional<Receipt> receipt = exact ? Optional.empty() : ctx.adapter().lookup(s.pending().key());

@@ -11,13 +11,14 @@ import dev.ratchet.store.InboxItem;
 
 /**
  * A human decision about one run (SPEC D19, D30): an approval, an approver's rejection, an
- * operator's cancel, pause or unpause (D37) or a reviewer's decision. Each is bound to its run (and
- * pending write) by one {@link DecisionBinding}, names its signer and a single-use nonce, and is
- * signed by a key of its {@link #role()}'s trust root over {@link #payload()} — the canonical bytes
- * a CLI signs with a key file and a browser signs with WebCrypto (see {@link SignedDecision}).
+ * operator's cancel, pause, unpause or migration (D37) or a reviewer's decision. Each is bound to
+ * its run (and pending write) by one {@link DecisionBinding}, names its signer and a single-use
+ * nonce, and is signed by a key of its {@link #role()}'s trust root over {@link #payload()} — the
+ * canonical bytes a CLI signs with a key file and a browser signs with WebCrypto (see {@link
+ * SignedDecision}).
  */
 public sealed interface Decision
-    permits ApproverDecision, CancelRequest, PauseDecision, ReviewDecision {
+    permits ApproverDecision, CancelRequest, MigrateDecision, PauseDecision, ReviewDecision {
 
   /** What the decision is bound to. */
   DecisionBinding binding();
@@ -77,6 +78,9 @@ public sealed interface Decision
     }
     if (o.get("reviewer_id").orElse(null) instanceof JsonString) {
       return ReviewDecision.fromJson(o, path);
+    }
+    if (MigrateDecision.isMigrate(o)) {
+      return MigrateDecision.fromJson(o, path);
     }
     if (PauseDecision.isPause(o)) {
       return PauseDecision.fromJson(o, path);

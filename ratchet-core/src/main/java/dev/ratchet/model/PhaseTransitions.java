@@ -68,6 +68,11 @@ public final class PhaseTransitions {
         TraceOutcome.OPERATOR_PAUSED,
         "signed operator pause, at a step boundary with nothing pending"),
     UNPAUSE(Phase.PAUSED, Phase.RUNNING, TraceOutcome.OPERATOR_UNPAUSED, "signed operator unpause"),
+    PAUSED_CANCEL(
+        Phase.PAUSED,
+        Phase.CANCELLED,
+        TraceOutcome.OPERATOR_CANCELLED,
+        "signed operator cancel of a paused run (nothing is pending)"),
     REPLAN(Phase.NEEDS_REVIEW, Phase.RUNNING, TraceOutcome.REVIEW_REPLANNED, "signed replan"),
     ABORT(Phase.NEEDS_REVIEW, Phase.FAILED, TraceOutcome.REVIEW_ABORTED, "signed abort");
 
@@ -110,7 +115,7 @@ public final class PhaseTransitions {
    */
   public static String signer(Transition t) {
     return switch (t) {
-      case OPERATOR_CANCEL, FREEZE_CANCEL, PAUSE, UNPAUSE -> "operator";
+      case OPERATOR_CANCEL, FREEZE_CANCEL, PAUSE, UNPAUSE, PAUSED_CANCEL -> "operator";
       case REPLAN, ABORT -> "reviewer";
       default -> null;
     };

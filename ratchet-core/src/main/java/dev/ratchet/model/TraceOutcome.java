@@ -51,6 +51,10 @@ public enum TraceOutcome {
   OPERATOR_UNPAUSED("operator_unpaused"),
   /** Pause or unpause items that failed authentication or binding, consumed once (D37). */
   PAUSE_REJECTED("pause_rejected"),
+  /** An operator's signed migration moved the run to a new task version (D37, ADR 0130). */
+  TASK_MIGRATED("task_migrated"),
+  /** Migration items refused (authentication, binding, state or the widening rule), once. */
+  MIGRATION_REJECTED("migration_rejected"),
   /** An approver's signed rejection dropped an unapproved pending write (ADR 0072). */
   INTENT_REJECTED("intent_rejected"),
   /** A driver withdrew an unapproved pending write, e.g. its approval expired (ADR 0072). */

@@ -111,7 +111,12 @@ public record Waiting(For what, boolean delivered, String hint, String refused) 
           new Waiting(
               For.UNPAUSE,
               false,
-              "an operator unpauses it: 'ratchet unpause " + run + " --operator NAME'"));
+              "an operator unpauses it: 'ratchet unpause "
+                  + run
+                  + " --operator NAME' (or migrates it to a new task version: 'ratchet"
+                  + " migrate "
+                  + run
+                  + " --task NEW.json', or cancels it)"));
     }
     if (s.phase() == Phase.NEEDS_REVIEW) {
       Found found =

@@ -211,6 +211,18 @@ class TransitionCoverageTest {
         ROOMY,
         new String[0],
         c -> {
+          // D37: a paused run cancelled directly, without an unpause first.
+          c.run().close();
+          var pause = dev.ratchet.model.PauseDecision.Kind.PAUSE;
+          c.f().deliverPause(pause, c.task(), "run-1", c.f().operatorKey, "pause-1");
+          c.f().ratchet("w2").resume(c.task(), "run-1", c.ws()).close();
+          c.f().deliverCancel(c.task(), "run-1", c.f().operatorKey, "cancel-1");
+          c.f().ratchet("w3").resume(c.task(), "run-1", c.ws()).close();
+        });
+    scenario(
+        ROOMY,
+        new String[0],
+        c -> {
           // A driver gives up on a permission refusal (ADR 0050).
           try {
             c.run().propose(c.run().action("a1", "write_file", write("secret.txt", "x\n")));

@@ -110,10 +110,34 @@ public final class ClaimOpener implements RunOpener {
           fresh
               ? ratchet.start(tf.task(), claim.runId(), adapter)
               : ratchet.resume(tf.task(), claim.runId(), adapter);
-      return new DriveContext(run, tf.task(), ref, draining);
+      TaskFile runs = underItsTask(run, tf);
+      if (runs != tf) {
+        // D37: migrated; the driver follows the task file the signed migration carried.
+        TaskRegistry.record(session.home(), claim.runId(), runs);
+        ref = session.home().tasks().resolve(runs.sha256() + ".json").toAbsolutePath().toString();
+        VerifiedTasks.HANDED.put(ref, runs);
+      }
+      return new DriveContext(run, runs.task(), ref, draining);
     } finally {
       leases.forget(claim.runId());
     }
+  }
+
+  /**
+   * The task file of the task the run runs under (D37): {@code tf} itself, or the task file of the
+   * signed migration that moved the run (opaque to core, parsed and checked here as a submission
+   * is), or, when the migration carried none, {@code tf}'s plan under the new task.
+   */
+  private TaskFile underItsTask(Run run, TaskFile tf) {
+    if (run.task().equals(tf.task())) {
+      return tf;
+    }
+    String runId = run.state().runId();
+    TaskFile migrated = run.migratedTaskFile().map(json -> parse(json, runId)).orElse(null);
+    if (migrated != null && migrated.task().equals(run.task())) {
+      return migrated;
+    }
+    return new TaskFile(run.task(), tf.connect(), tf.plan(), tf.source());
   }
 
   @Override

@@ -28,6 +28,7 @@ public enum PgRole {
           Map.entry("cancel", OPERATOR),
           Map.entry("pause", OPERATOR),
           Map.entry("unpause", OPERATOR),
+          Map.entry("migrate", OPERATOR),
           Map.entry("submit", OPERATOR),
           Map.entry("keys trust", OPERATOR), // wakes waiting runs (ADR 0053)
           Map.entry("status", INSPECTOR),

@@ -5,6 +5,7 @@ import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.error.ErrorCode;
 import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.RunState;
+import dev.ratchet.model.TaskSpec;
 import dev.ratchet.ops.internal.AdapterOpener;
 import dev.ratchet.ops.internal.RunTasks;
 import dev.ratchet.ops.internal.TrustRoots;
@@ -354,8 +355,14 @@ public final class Session implements AutoCloseable {
     CheckpointStore.RunRef ref = find(runId);
     TaskFile tf = taskFor(ref);
     EnvironmentAdapter declared = AdapterOpener.declared(services.adapters(), tf);
-    RunState state =
-        ratchet("cli-verify", DEFAULT_LEASE_TTL, CrashSeam.NONE).verify(tf.task(), runId, declared);
+    Ratchet verifier = ratchet("cli-verify", DEFAULT_LEASE_TTL, CrashSeam.NONE);
+    RunState state = verifier.verify(tf.task(), runId, declared);
+    if (!state.taskFingerprint().equals(tf.task().fingerprint())) {
+      // D37: migrated since its task file was recorded or submitted; decisions bind to the task
+      // (and policy) it runs under now.
+      TaskSpec now = verifier.currentTask(tf.task(), runId, declared.actionSpecs());
+      tf = new TaskFile(now, tf.connect(), tf.plan(), tf.source());
+    }
     return new Checked(ref, tf, declared, state);
   }
 
