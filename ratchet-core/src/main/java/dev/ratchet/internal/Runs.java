@@ -132,7 +132,7 @@ public final class Runs {
     return new Engine(ctx, lease, d.generation(), d.state());
   }
 
-  private static StoredRun loadStored(RunContext ctx, String runId) {
+  static StoredRun loadStored(RunContext ctx, String runId) {
     return ctx.store()
         .load(ctx.task().taskId(), runId)
         .orElseThrow(
@@ -141,7 +141,7 @@ public final class Runs {
                     "no checkpoint for run '" + runId + "' of task '" + ctx.task().taskId() + "'"));
   }
 
-  private static Checkpoint decodeAndCheck(RunContext ctx, String runId, StoredRun stored) {
+  static Checkpoint decodeAndCheck(RunContext ctx, String runId, StoredRun stored) {
     Checkpoint d = Checkpoint.open(stored.envelope(), ctx.keys());
     RunState s = d.state();
     if (!s.runId().equals(runId) || !s.taskId().equals(ctx.task().taskId())) {
@@ -276,7 +276,7 @@ public final class Runs {
   }
 
   /** Takes the lease, noting when the request was sent: its local validity counts from then. */
-  private static HeldLease acquire(RunContext ctx, String runId, boolean allowTakeOver) {
+  static HeldLease acquire(RunContext ctx, String runId, boolean allowTakeOver) {
     long sent = ctx.monotonic().nanos();
     Optional<Lease> lease = ctx.leases().acquire(runId, ctx.workerId(), ctx.leaseTtl());
     if (lease.isEmpty() && allowTakeOver) {
