@@ -295,7 +295,9 @@ public final class Forks {
               .put("envelope_fingerprint", signed.fingerprint())
               .put("inherited_receipts", countReceipts(inherited))
               .build());
+      ctx.crash().reached(dev.ratchet.seam.CrashPoint.FORK_BEFORE_COMMIT);
       engine.commit(op);
+      ctx.crash().reached(dev.ratchet.seam.CrashPoint.FORK_AFTER_COMMIT);
       return engine;
     } catch (RuntimeException e) {
       ctx.leases().release(lease.lease());

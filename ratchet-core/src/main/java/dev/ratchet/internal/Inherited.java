@@ -59,6 +59,7 @@ final class Inherited {
         TraceOutcome.REPLAYED,
         Outcomes.receiptDetail(r, true).with("inherited_from", new JsonString(source)));
     engine.budgetClose(op);
+    engine.ctx().crash().reached(dev.ratchet.seam.CrashPoint.INHERITED_REPLAY_BEFORE_COMMIT);
     engine.commit(op);
     StepOutcome out = new StepOutcome.Done(StepOutcome.Kind.REPLAYED, id, r.result(), r);
     return new Proposal(Proposal.Kind.REPLAYED, action, out);

@@ -38,5 +38,17 @@ public enum CrashPoint {
    */
   AFTER_RECEIPT_COMMIT,
   /** Inside a split store: content is written, the mark is not yet advanced. */
-  STORE_BETWEEN_CONTENT_AND_MARK
+  STORE_BETWEEN_CONTENT_AND_MARK,
+  /**
+   * A fork (D37) is verified and its new run's first commit (state, lineage, inherited set) sealed;
+   * the store is not yet called: nothing of the fork exists.
+   */
+  FORK_BEFORE_COMMIT,
+  /** The forked run's first commit is durable; whoever applied the fork was not told. */
+  FORK_AFTER_COMMIT,
+  /**
+   * A forked run's write matched an inherited receipt: its replay and the receipt's use mark are
+   * sealed, not yet durable. Nothing was sent, now or ever.
+   */
+  INHERITED_REPLAY_BEFORE_COMMIT
 }
