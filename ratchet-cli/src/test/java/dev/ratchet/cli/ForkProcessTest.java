@@ -8,6 +8,7 @@ import dev.ratchet.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,7 +51,27 @@ class ForkProcessTest {
           c.run("fork", "o1", "--from-step", "1", "--run-id", "f1", "--key", "" + operator);
       ok(forked);
       assertThat(forked.out()).contains("run f1 forked from run o1 at step 1", "by olga");
-      ok(c.run("worker", "--worker-id", "w3", "--poll", "100ms", "--once"));
+      // A worker JVM killed for real while replaying the inherited gadget order (ADR 0130's
+      // window 5): the use mark was not durable; the next worker replays from the same receipt.
+      ProcessCli.Started crashing =
+          c.startMain(
+              ProcessCli.CRASHING_WORKER,
+              "--worker-id",
+              "w3",
+              "--lease-ttl",
+              "2s",
+              "--poll",
+              "100ms",
+              "--crash-at",
+              "INHERITED_REPLAY_BEFORE_COMMIT");
+      WorkerProcessTest.await(
+          crashing, o -> o.contains("CRASH INHERITED_REPLAY_BEFORE_COMMIT"), true);
+      crashing.process().destroyForcibly(); // SIGKILL
+      assertThat(crashing.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(crashing.process().exitValue()).isEqualTo(137);
+      assertThat(gadgets(svc)).isEqualTo(1);
+      Thread.sleep(2_500); // the killed worker's 2 s lease lapses
+      ok(c.run("worker", "--worker-id", "w3b", "--poll", "100ms", "--once"));
       assertThat(c.run("trace", "f1").out()).contains("replayed");
       ok(c.run("approve", "f1", "--approver", "alice"));
       ok(c.run("worker", "--worker-id", "w4", "--poll", "100ms", "--once"));
