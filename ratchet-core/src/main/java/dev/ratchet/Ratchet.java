@@ -129,6 +129,32 @@ public final class Ratchet {
     return new Run(r.engine(), r.recovery(), observer);
   }
 
+  /**
+   * Forks a terminal, paused or frozen run (SPEC D37, ADR 0130) by an operator's signed {@link
+   * dev.ratchet.model.ForkDecision}: verifies the signature against the operator trust root, the
+   * binding to {@code sourceRunId} (its generation and task digest), the new task's digest and the
+   * signed observation against the live environment; then creates the decision's new run in one
+   * commit, starting from the source's authenticated state at the signed step and carrying the
+   * source's receipts, consumed nonces and quarantined keys. A write the new run proposes whose
+   * action id and intent digest equal a receipted write of the source is replayed from that
+   * receipt, never sent. Any refusal writes nothing; the source is never written.
+   */
+  public Run fork(
+      TaskSpec sourceTask,
+      String sourceRunId,
+      SignedDecision signed,
+      TaskSpec task,
+      EnvironmentAdapter adapter) {
+    dev.ratchet.model.TaskRules.check(task, java.util.List.of(), adapter.actionSpecs());
+    String newRunId =
+        signed.decision() instanceof dev.ratchet.model.ForkDecision d ? d.newRunId() : sourceRunId;
+    RunContext source = context(sourceTask, adapter);
+    Engine e =
+        dev.ratchet.internal.Forks.fork(
+            source, sourceRunId, context(task, observed(adapter, newRunId)), signed);
+    return new Run(e, null, observer);
+  }
+
   private static Runs.Resumed resume(RunContext ctx, String runId) {
     return Runs.resume(ctx, runId);
   }

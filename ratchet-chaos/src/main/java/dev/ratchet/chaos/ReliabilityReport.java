@@ -177,7 +177,8 @@ final class ReliabilityReport {
             + " of the runtime's "
             + dev.ratchet.seam.CrashPoint.values().length
             + "; the unreceipted write's two (D23) are killed in by `UserToolCrashTest`, the"
-            + " batched commit's two by `BatchedCommitKillTest`)",
+            + " batched commit's two by `BatchedCommitKillTest`, a fork's three (D37) by the"
+            + " crash matrix's fork rows and `ForkProcessTest`)",
         crash.totals().keySet().containsAll(driven));
     target(b, "≥ 100,000 tamper mutations", tamper.get("mutations") >= 100_000);
     target(

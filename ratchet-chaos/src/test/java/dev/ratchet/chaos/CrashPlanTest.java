@@ -68,8 +68,17 @@ class CrashPlanTest {
     }
     assertThat(planned).isEqualTo(CrashPlan.drivenWindows());
     assertThat(CrashPlan.drivenWindows())
-        .hasSize(CrashPoint.values().length - 4)
-        .doesNotContain(CrashPoint.AFTER_EFFECT_STARTED_COMMIT, CrashPoint.UNRECEIPTED_RESULT_HELD);
+        .hasSize(CrashPoint.values().length - 7)
+        .doesNotContain(
+            CrashPoint.AFTER_EFFECT_STARTED_COMMIT,
+            CrashPoint.UNRECEIPTED_RESULT_HELD,
+            // The batched commit's windows: BatchedCommitKillTest kills worker JVMs in them.
+            CrashPoint.STORE_BEFORE_BATCHED_COMMIT,
+            CrashPoint.STORE_AFTER_BATCHED_COMMIT,
+            // A fork's windows (D37): the crash matrix's fork rows and ForkProcessTest's kill.
+            CrashPoint.FORK_BEFORE_COMMIT,
+            CrashPoint.FORK_AFTER_COMMIT,
+            CrashPoint.INHERITED_REPLAY_BEFORE_COMMIT);
   }
 
   @Test

@@ -73,7 +73,7 @@ class ReliabilityReportTest {
         .contains("- **not met**: ≥ 10,000 crash trials")
         .contains(
             "- **not met**: SIGKILLs in every crash window of a receipted write (9 of the"
-                + " runtime's 13;")
+                + " runtime's 16;")
         .contains("- met: 100 % of tampered inputs refused")
         .contains("- met: acting path: every tried mutation refused or without effect (D20)")
         .contains("was tried on 4 mutations: **refused, or outputs and effects equal to")

@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       CancelCommand.class,
       PauseCommand.Pause.class,
       PauseCommand.Unpause.class,
+      ForkCommand.class,
       MigrateCommand.class,
       SubmitCommand.class,
       WorkCommand.class,

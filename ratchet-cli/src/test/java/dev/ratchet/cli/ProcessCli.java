@@ -93,7 +93,12 @@ final class ProcessCli {
   }
 
   Result run(String... args) {
-    ProcessBuilder pb = new ProcessBuilder(command(mainClass, args)).directory(cwd.toFile());
+    return runMain(mainClass, args);
+  }
+
+  /** A finished child running {@code main} (a harness entry point) on the same class path. */
+  Result runMain(String main, String... args) {
+    ProcessBuilder pb = new ProcessBuilder(command(main, args)).directory(cwd.toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("RATCHET_"));
     pb.environment().putAll(env);
     try {

@@ -125,6 +125,12 @@ final class Proposer {
     if (presentedKey) {
       return replay(op, action, digest);
     }
+    if (write) {
+      Proposal inherited = Inherited.replay(engine, op, action, digest); // D37: a forked run
+      if (inherited != null) {
+        return inherited;
+      }
+    }
     Gates.stepGate(engine, op);
     if (!write) {
       engine.commit(op);

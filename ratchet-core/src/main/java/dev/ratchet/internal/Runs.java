@@ -146,9 +146,9 @@ public final class Runs {
    * A verified checkpoint and the context of the task it signs: the supplied one, or the task a
    * signed migration moved the run to (D37).
    */
-  private record Opened(Checkpoint checkpoint, RunContext ctx) {}
+  record Opened(Checkpoint checkpoint, RunContext ctx) {}
 
-  private static StoredRun loadStored(RunContext ctx, String runId) {
+  static StoredRun loadStored(RunContext ctx, String runId) {
     return ctx.store()
         .load(ctx.task().taskId(), runId)
         .orElseThrow(
@@ -157,7 +157,7 @@ public final class Runs {
                     "no checkpoint for run '" + runId + "' of task '" + ctx.task().taskId() + "'"));
   }
 
-  private static Opened decodeAndCheck(RunContext supplied, String runId, StoredRun stored) {
+  static Opened decodeAndCheck(RunContext supplied, String runId, StoredRun stored) {
     Checkpoint d = Checkpoint.open(stored.envelope(), supplied.keys());
     RunState s = d.state();
     if (!s.runId().equals(runId) || !s.taskId().equals(supplied.task().taskId())) {
@@ -316,7 +316,7 @@ public final class Runs {
   }
 
   /** Takes the lease, noting when the request was sent: its local validity counts from then. */
-  private static HeldLease acquire(RunContext ctx, String runId, boolean allowTakeOver) {
+  static HeldLease acquire(RunContext ctx, String runId, boolean allowTakeOver) {
     long sent = ctx.monotonic().nanos();
     Optional<Lease> lease = ctx.leases().acquire(runId, ctx.workerId(), ctx.leaseTtl());
     if (lease.isEmpty() && allowTakeOver) {

@@ -11,14 +11,19 @@ import dev.ratchet.store.InboxItem;
 
 /**
  * A human decision about one run (SPEC D19, D30): an approval, an approver's rejection, an
- * operator's cancel, pause, unpause or migration (D37) or a reviewer's decision. Each is bound to
- * its run (and pending write) by one {@link DecisionBinding}, names its signer and a single-use
- * nonce, and is signed by a key of its {@link #role()}'s trust root over {@link #payload()} — the
- * canonical bytes a CLI signs with a key file and a browser signs with WebCrypto (see {@link
- * SignedDecision}).
+ * operator's cancel, pause, unpause, migration or fork (D37) or a reviewer's decision. Each is
+ * bound to its run (and pending write) by one {@link DecisionBinding}, names its signer and a
+ * single-use nonce, and is signed by a key of its {@link #role()}'s trust root over {@link
+ * #payload()} — the canonical bytes a CLI signs with a key file and a browser signs with WebCrypto
+ * (see {@link SignedDecision}).
  */
 public sealed interface Decision
-    permits ApproverDecision, CancelRequest, MigrateDecision, PauseDecision, ReviewDecision {
+    permits ApproverDecision,
+        CancelRequest,
+        ForkDecision,
+        MigrateDecision,
+        PauseDecision,
+        ReviewDecision {
 
   /** What the decision is bound to. */
   DecisionBinding binding();
@@ -84,6 +89,9 @@ public sealed interface Decision
     }
     if (PauseDecision.isPause(o)) {
       return PauseDecision.fromJson(o, path);
+    }
+    if (ForkDecision.isFork(o)) {
+      return ForkDecision.fromJson(o, path);
     }
     if (o.get("operator_id").orElse(null) instanceof JsonString) {
       return CancelRequest.fromJson(o, path);

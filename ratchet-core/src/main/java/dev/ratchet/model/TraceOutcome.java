@@ -49,6 +49,8 @@ public enum TraceOutcome {
   OPERATOR_PAUSED("operator_paused"),
   /** An operator's signed unpause made a paused run runnable again (D37). */
   OPERATOR_UNPAUSED("operator_unpaused"),
+  /** A run's first commit as a fork of another run (D37): lineage and inherited evidence. */
+  FORKED("forked"),
   /** Pause or unpause items that failed authentication or binding, consumed once (D37). */
   PAUSE_REJECTED("pause_rejected"),
   /** An operator's signed migration moved the run to a new task version (D37, ADR 0130). */

@@ -48,5 +48,17 @@ public enum CrashPoint {
    * A batched commit returned: every run of it that won its compare-and-set is durable; no run has
    * been told its result.
    */
-  STORE_AFTER_BATCHED_COMMIT
+  STORE_AFTER_BATCHED_COMMIT,
+  /**
+   * A fork (D37) is verified and its new run's first commit (state, lineage, inherited set) sealed;
+   * the store is not yet called: nothing of the fork exists.
+   */
+  FORK_BEFORE_COMMIT,
+  /** The forked run's first commit is durable; whoever applied the fork was not told. */
+  FORK_AFTER_COMMIT,
+  /**
+   * A forked run's write matched an inherited receipt: its replay and the receipt's use mark are
+   * sealed, not yet durable. Nothing was sent, now or ever.
+   */
+  INHERITED_REPLAY_BEFORE_COMMIT
 }

@@ -34,6 +34,14 @@ public interface CheckpointStore extends AutoCloseable {
   List<StoredRecord> records(
       String taskId, String runId, RecordSet set, long fromSequence, int limit);
 
+  /**
+   * The checkpoint of {@code generation} if the store still retains it (a fork from an earlier
+   * step, D37); empty when it is gone. By default only the current checkpoint is retained.
+   */
+  default Optional<CheckpointEnvelope> retained(String taskId, String runId, long generation) {
+    return load(taskId, runId).filter(r -> r.generation() == generation).map(StoredRun::envelope);
+  }
+
   /** Every run the store holds, as (task id, run id) scopes with their current generation. */
   List<RunRef> runs();
 

@@ -26,6 +26,11 @@ public abstract class ForwardingCheckpointStore implements CheckpointStore {
   }
 
   @Override
+  public Optional<CheckpointEnvelope> retained(String taskId, String runId, long generation) {
+    return delegate.retained(taskId, runId, generation);
+  }
+
+  @Override
   public Optional<StoredRecord> find(String taskId, String runId, RecordSet set, String key) {
     return delegate.find(taskId, runId, set, key);
   }

@@ -18,7 +18,13 @@ public enum RecordSet {
   /** Decisions that led to actions (D25): model responses, MCP requests; keyed by cause id. */
   CAUSES("causes", true),
   /** An agent's conversation memory (D25), keyed by its sequence number. */
-  MEMORY("memory", true);
+  MEMORY("memory", true),
+  /**
+   * A forked run's inheritance from its source (D37, ADR 0130): the source's receipts keyed {@code
+   * receipt:<action id>}, consumed nonces ({@code nonce:}) and quarantined keys ({@code
+   * quarantined:}) as evidence, and a use mark {@code used:<action id>} for each receipt replayed.
+   */
+  INHERITED("inherited", true);
 
   private final String wireName;
   private final boolean optional;

@@ -105,6 +105,9 @@ public final class InMemoryStore implements CheckpointStore, SchedulingStore {
     final Map<RecordSet, Map<String, StoredRecord>> byKey = new EnumMap<>(RecordSet.class);
     final Map<String, InboxItem> inbox = new LinkedHashMap<>();
 
+    /** Every generation's digest: this store retains every checkpoint (a fork may go back). */
+    final Map<Long, String> history = new HashMap<>();
+
     SetHead head(RecordSet s) {
       List<StoredRecord> list = sets.getOrDefault(s, List.of());
       return list.isEmpty()
@@ -121,6 +124,22 @@ public final class InMemoryStore implements CheckpointStore, SchedulingStore {
     if (!available) {
       throw new RatchetException(ErrorCode.STORE_UNAVAILABLE, "in-memory store is unavailable");
     }
+  }
+
+  /** Forgets every generation of a run but the current one (a store's retention, for tests). */
+  public synchronized void forgetOlder(String taskId, String runId) {
+    RunData run = runs.get(key(taskId, runId));
+    run.history.keySet().removeIf(g -> g != run.generation);
+  }
+
+  @Override
+  public synchronized Optional<dev.ratchet.store.CheckpointEnvelope> retained(
+      String taskId, String runId, long generation) {
+    RunData run = runs.get(key(taskId, runId));
+    String digest = run == null ? null : run.history.get(generation);
+    return digest == null
+        ? Optional.empty()
+        : Optional.of(new dev.ratchet.store.CheckpointEnvelope(contents.get(digest)));
   }
 
   @Override
@@ -150,6 +169,7 @@ public final class InMemoryStore implements CheckpointStore, SchedulingStore {
     target.scope = scope;
     target.generation = r.nextGeneration();
     target.digest = digest;
+    target.history.put(target.generation, digest);
     for (StoredRecord rec : r.records()) {
       target.sets.computeIfAbsent(rec.set(), s -> new ArrayList<>()).add(rec);
       target.byKey.computeIfAbsent(rec.set(), s -> new HashMap<>()).put(rec.key(), rec);

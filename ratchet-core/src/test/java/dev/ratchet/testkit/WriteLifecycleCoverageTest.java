@@ -205,7 +205,14 @@ class WriteLifecycleCoverageTest {
         windows.add(s.window());
       }
     }
-    assertThat(windows).containsExactlyInAnyOrder(CrashPoint.values());
+    // The fork's windows (D37) are not a write's: the crash matrix's fork rows cover them.
+    Set<CrashPoint> all = EnumSet.allOf(CrashPoint.class);
+    all.removeAll(
+        EnumSet.of(
+            CrashPoint.FORK_BEFORE_COMMIT,
+            CrashPoint.FORK_AFTER_COMMIT,
+            CrashPoint.INHERITED_REPLAY_BEFORE_COMMIT));
+    assertThat(windows).containsExactlyInAnyOrderElementsOf(all);
   }
 
   @Test

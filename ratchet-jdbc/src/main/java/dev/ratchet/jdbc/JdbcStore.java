@@ -177,6 +177,15 @@ public final class JdbcStore implements CheckpointStore, SchedulingStore {
     return marks.read("reading the inbox", c -> Tables.inbox(c, taskId, runId));
   }
 
+  @Override
+  public Optional<dev.ratchet.store.CheckpointEnvelope> retained(
+      String taskId, String runId, long generation) {
+    return checkpoints(taskId, runId).stream()
+        .filter(c -> c.generation() == generation)
+        .findFirst()
+        .map(c -> new dev.ratchet.store.CheckpointEnvelope(c.checkpoint()));
+  }
+
   /** The checkpoints the run still holds, newest first: the current one and the retained older. */
   public List<RetainedCheckpoint> checkpoints(String taskId, String runId) {
     return Tables.retained(marks, content, taskId, runId);

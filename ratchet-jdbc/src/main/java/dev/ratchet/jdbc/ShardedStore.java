@@ -249,6 +249,12 @@ public final class ShardedStore implements CheckpointStore, SchedulingStore {
   }
 
   @Override
+  public Optional<dev.ratchet.store.CheckpointEnvelope> retained(
+      String taskId, String runId, long generation) {
+    return onRun(runId, false, s -> s.retained(taskId, runId, generation));
+  }
+
+  @Override
   public Optional<StoredRecord> find(String taskId, String runId, RecordSet set, String key) {
     return onRun(runId, false, s -> s.find(taskId, runId, set, key));
   }

@@ -65,6 +65,13 @@ public abstract class CrashMatrixContract {
   static final Set<CrashPoint> UNRECEIPTED_WINDOWS =
       EnumSet.of(CrashPoint.AFTER_EFFECT_STARTED_COMMIT, CrashPoint.UNRECEIPTED_RESULT_HELD);
 
+  /** A fork's windows (D37, ADR 0130): their own rows below. */
+  static final Set<CrashPoint> FORK_WINDOWS =
+      EnumSet.of(
+          CrashPoint.FORK_BEFORE_COMMIT,
+          CrashPoint.FORK_AFTER_COMMIT,
+          CrashPoint.INHERITED_REPLAY_BEFORE_COMMIT);
+
   enum Approvals {
     NONE,
     REQUIRED,
@@ -96,6 +103,7 @@ public abstract class CrashMatrixContract {
     long seed = 1000;
     Set<CrashPoint> receipted = EnumSet.copyOf(points());
     receipted.removeAll(UNRECEIPTED_WINDOWS);
+    receipted.removeAll(FORK_WINDOWS);
     for (CrashPoint point : receipted) {
       for (int write = 0; write < WRITES.size(); write++) {
         for (Approvals mode : Approvals.values()) {
@@ -176,6 +184,101 @@ public abstract class CrashMatrixContract {
     assertThat(injected).containsAll(expected);
   }
 
+  /**
+   * The fork's rows (D37, ADR 0130 windows 3 and 5): a source makes two writes and fails; a fork
+   * from step 0 crashes before its first commit, inside it (a split store, between content and
+   * mark), after it, or while replaying an inherited receipt; recovery applies the same signed fork
+   * again (refused once the run exists, which is then resumed) and drives the plan to completion.
+   * The workspace's ledger must show each of the three writes once: the two inherited ones are
+   * replayed, never sent again.
+   */
+  @Test
+  void everyForkWindowRecoversAndNoInheritedWriteIsSentAgain() {
+    List<String> failures = new ArrayList<>();
+    Set<CrashPoint> windows = EnumSet.copyOf(FORK_WINDOWS);
+    if (points().contains(CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK)) {
+      windows.add(CrashPoint.STORE_BETWEEN_CONTENT_AND_MARK);
+    }
+    long seed = 7000;
+    for (CrashPoint point : windows) {
+      Cell cell = runForkCell(seed++, point, false);
+      if (!cell.crashed()) {
+        failures.add(cell.name() + ": the crash was never injected");
+      }
+      cell.problems().forEach(p -> failures.add(cell.name() + ": " + p));
+    }
+    assertThat(failures).isEmpty();
+  }
+
+  @Test
+  void theForkCanaryThatDropsInheritedReceiptsMakesTheForkRowsFail() {
+    Cell cell = runForkCell(7100, CrashPoint.FORK_AFTER_COMMIT, true);
+    assertThat(cell.crashed()).isTrue();
+    assertThat(cell.problems()).anyMatch(p -> p.startsWith("ledger shows"));
+  }
+
+  /** One fork row: source, fork with a crash at {@code point}, recovery, completion, counts. */
+  public Cell runForkCell(long seed, CrashPoint point, boolean canary) {
+    String name = "fork/" + point + (canary ? "/canary" : "");
+    RuntimeFixture f = fixture(seed);
+    TaskSpec task = f.task();
+    InMemoryWorkspace ws = f.workspace();
+    CrashPlan plan = new CrashPlan();
+    ws.crashSeam(plan);
+    f.storeCrashSeam(plan);
+    String source = "src-" + seed;
+    String fork = "fork-" + seed;
+    try (Run run = f.ratchet("worker-0", plan).start(task, source, ws)) {
+      for (int w = 0; w < 2; w++) {
+        String id = "step-" + w + "-" + run.state().usage().proposals();
+        run.execute(run.propose(run.action(id, WRITE_KINDS.get(w), WRITES.get(w))));
+      }
+      run.fail(dev.ratchet.error.RatchetException.contract("the source stops after two writes"));
+    }
+    dev.ratchet.model.SignedDecision signed = ForkRows.signedFork(f, task, ws, source, fork);
+    dev.ratchet.store.CheckpointStore store =
+        canary ? new ForkRows.DroppingInherited(f.store) : f.store;
+    List<String> problems = new ArrayList<>();
+    boolean crashed = false;
+    try {
+      if (point != CrashPoint.INHERITED_REPLAY_BEFORE_COMMIT) {
+        plan.arm(point);
+      }
+      Run run =
+          f.builder("worker-1", plan).store(store).build().fork(task, source, signed, task, ws);
+      plan.arm(point);
+      drive(f, task, run, null, plan, null, -1, Carrier.NEXT);
+    } catch (SimulatedCrash c) {
+      crashed = true;
+    } catch (RuntimeException e) {
+      problems.add("before the crash: " + e);
+    }
+    plan.disarm();
+    f.clock.advance(Duration.ofMinutes(1)); // the crashed worker's lease lapses
+    try {
+      dev.ratchet.Ratchet again = f.builder("worker-2", plan).store(store).build();
+      Run recovered;
+      if (f.store.load(task.taskId(), fork).isEmpty()) {
+        recovered = again.fork(task, source, signed, task, ws);
+      } else {
+        try {
+          again.fork(task, source, signed, task, ws).close();
+          problems.add("the same fork created its run twice");
+        } catch (dev.ratchet.error.RatchetException expected) {
+          // the run exists: a fork creates its run once
+        }
+        f.clock.advance(Duration.ofMinutes(1));
+        recovered = again.resume(task, fork, ws);
+      }
+      drive(f, task, recovered, null, plan, null, -1, Carrier.NEXT);
+      requireCompleted(recovered, problems);
+    } catch (RuntimeException e) {
+      problems.add("recovery: " + e);
+    }
+    requireEachWriteOnce(ws, problems);
+    return new Cell(name, crashed, problems);
+  }
+
   @Test
   @Rules("R4.7-crash-matrix")
   void theCanaryThatChangesKeysMakesTheMatrixFail() {
@@ -222,13 +325,23 @@ public abstract class CrashMatrixContract {
     try {
       Run recovered = f.ratchet("worker-2", plan).resume(task, "run-" + seed, adapter);
       drive(f, task, recovered, mode, plan, null, -1, Carrier.NEXT);
-      if (recovered.state().phase() != Phase.COMPLETED) {
-        problems.add(
-            "run ended " + recovered.state().phase() + " (" + recovered.state().stopReason() + ")");
-      }
+      requireCompleted(recovered, problems);
     } catch (RuntimeException e) {
       problems.add("recovery: " + e);
     }
+    requireEachWriteOnce(ws, problems);
+    return new Cell(name, crashed, problems);
+  }
+
+  private static void requireCompleted(Run recovered, List<String> problems) {
+    if (recovered.state().phase() != Phase.COMPLETED) {
+      problems.add(
+          "run ended " + recovered.state().phase() + " (" + recovered.state().stopReason() + ")");
+    }
+  }
+
+  /** The workspace's own ledger shows each write once, the appended file each append once. */
+  private static void requireEachWriteOnce(InMemoryWorkspace ws, List<String> problems) {
     List<String> keys = ws.ledger();
     if (keys.size() != WRITES.size() || Set.copyOf(keys).size() != WRITES.size()) {
       problems.add(
@@ -237,7 +350,6 @@ public abstract class CrashMatrixContract {
     if (!"first\nsecond\n".equals(ws.files().get("log.txt"))) {
       problems.add("log.txt is " + ws.files().get("log.txt"));
     }
-    return new Cell(name, crashed, problems);
   }
 
   /**

@@ -1,0 +1,115 @@
+package dev.ratchet.ops;
+
+import dev.ratchet.Ratchet;
+import dev.ratchet.Run;
+import dev.ratchet.adapter.EnvironmentAdapter;
+import dev.ratchet.adapter.Observation;
+import dev.ratchet.error.RatchetException;
+import dev.ratchet.model.Checkpoint;
+import dev.ratchet.model.ForkDecision;
+import dev.ratchet.model.RunState;
+import dev.ratchet.seam.CrashSeam;
+import dev.ratchet.sign.SigningKey;
+import dev.ratchet.store.CheckpointEnvelope;
+import dev.ratchet.store.CheckpointStore;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * {@code ratchet fork} (SPEC D37, ADR 0130): resolves the step to fork from to a retained
+ * checkpoint of the source, observes the environment, signs the fork with the operator's own key
+ * (D19), and applies it through {@link Ratchet#fork}, which creates the new run in one commit. The
+ * new run's task is recorded in the home before that commit and the run is scheduled for workers
+ * after it; a fork refused anywhere writes nothing.
+ */
+public final class RunForks {
+  private RunForks() {}
+
+  /** What a fork made: the new run, where it started and how many receipts it inherited. */
+  public record Forked(
+      String runId, String taskId, long fromGeneration, long fromStep, long inheritedReceipts) {}
+
+  public static Forked fork(
+      Session session,
+      String sourceRunId,
+      Long fromStep,
+      String newRunId,
+      TaskFile newTask,
+      SigningKey signer,
+      String reason,
+      String workerId) {
+    TaskRegistry.requireRunId(newRunId);
+    if (!session.store().runs(newRunId).isEmpty()) {
+      throw RatchetException.contract("--run-id: run '" + newRunId + "' already exists");
+    }
+    CheckpointStore.RunRef ref = session.find(sourceRunId);
+    TaskFile source = session.taskFor(ref);
+    TaskFile task = newTask != null ? newTask : source;
+    EnvironmentAdapter adapter = session.adapter(task, false);
+    Ratchet ratchet = session.ratchet(workerId, Session.DEFAULT_LEASE_TTL, CrashSeam.NONE);
+    RunState s = ratchet.verify(source.task(), sourceRunId, adapter);
+    long generation = session.store().load(ref.taskId(), sourceRunId).orElseThrow().generation();
+    long from = generation;
+    long step = s.cursor();
+    if (fromStep != null) {
+      from = generationAt(session, ref, generation, fromStep);
+      step = fromStep;
+    }
+    Observation live = adapter.observe();
+    ForkDecision d =
+        ForkDecision.of(
+            signer.label(),
+            s,
+            source.task(),
+            generation,
+            from,
+            step,
+            task.task(),
+            newRunId,
+            live,
+            reason,
+            Decisions.nonce("fork", session.services().entropy()));
+    // Recorded first: a crash after the fork's commit leaves a run whose task 'resume' finds.
+    TaskRegistry.record(session.home(), newRunId, task);
+    long inherited;
+    try (Run run =
+        ratchet.fork(source.task(), sourceRunId, Ratchet.sign(d, signer), task.task(), adapter)) {
+      inherited =
+          run.trace()
+              .get(0)
+              .detail()
+              .get("inherited_receipts")
+              .map(v -> Long.parseLong(v.toString()))
+              .orElse(0L);
+    }
+    Path copy = session.home().tasks().resolve(task.sha256() + ".json").toAbsolutePath();
+    session
+        .schedulingIfAny()
+        .ifPresent(
+            sched ->
+                sched.schedule(
+                    task.task().taskId(), newRunId, SubmittedTask.PLAN_DRIVER, copy.toString()));
+    return new Forked(newRunId, task.task().taskId(), from, step, inherited);
+  }
+
+  /**
+   * The oldest retained generation of the source whose plan cursor is {@code step}: the state
+   * before that step's write was proposed. Refused with the reason when the store keeps none.
+   */
+  private static long generationAt(
+      Session session, CheckpointStore.RunRef ref, long current, long step) {
+    for (long g = 1; g <= current; g++) {
+      Optional<CheckpointEnvelope> env = session.store().retained(ref.taskId(), ref.runId(), g);
+      if (env.isPresent() && Checkpoint.open(env.get(), session.keys()).state().cursor() == step) {
+        return g;
+      }
+    }
+    throw RatchetException.contract(
+        "--from-step: the store no longer retains a checkpoint of run "
+            + ref.runId()
+            + " at step "
+            + step
+            + " (it keeps the current checkpoint and a fixed number of older ones; retention"
+            + " is explicit): fork from a later step");
+  }
+}
