@@ -6,12 +6,10 @@ import dev.ratchet.model.CancelRequest;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.ops.Decisions;
-import dev.ratchet.ops.KeyConfig;
 import dev.ratchet.ops.Services;
 import dev.ratchet.ops.Session;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
-import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,19 +30,7 @@ import picocli.CommandLine.Option;
 final class CancelCommand extends CliCommand {
   @Mixin RunOptions target;
 
-  @Option(
-      names = "--key",
-      paramLabel = "FILE",
-      description =
-          "The operator's own Ed25519 private key (PKCS#8 PEM, mode 0600); default:"
-              + " <home>/identities/operator/NAME.key for --operator NAME.")
-  Path key;
-
-  @Option(
-      names = "--operator",
-      paramLabel = "NAME",
-      description = "The operator's name (a label; default with --key: the key file's name).")
-  String operator;
+  @Mixin OperatorKeyOptions signing;
 
   @Option(
       names = "--reason",
@@ -53,22 +39,13 @@ final class CancelCommand extends CliCommand {
       description = "Why (traced with the cancel; default: operator request).")
   String reason;
 
-  @Option(
-      names = "--force",
-      description =
-          "Sign even if this home's operator trust root does not hold the key (for operators who"
-              + " know the worker holds a different trust root).")
-  boolean force;
-
   CancelCommand(Services services) {
     super(services);
   }
 
   @Override
   public Integer call() {
-    SigningKey signer =
-        KeyConfig.signer(
-            key, operator, target.common.settings(target.task).resolvedHome(), Role.OPERATOR);
+    SigningKey signer = signing.signer(target.common.settings(target.task).resolvedHome());
     try (Session session = target.open(services)) {
       Session.Checked checked = session.check(target.runId);
       RunState s = checked.state();
@@ -89,7 +66,7 @@ final class CancelCommand extends CliCommand {
           session.operators(),
           session.settings().trustDir(Role.OPERATOR),
           signer,
-          force,
+          signing.force,
           "cancel");
       CancelRequest c =
           CancelRequest.of(

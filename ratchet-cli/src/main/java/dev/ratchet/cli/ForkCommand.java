@@ -1,6 +1,5 @@
 package dev.ratchet.cli;
 
-import dev.ratchet.ops.KeyConfig;
 import dev.ratchet.ops.RunForks;
 import dev.ratchet.ops.Services;
 import dev.ratchet.ops.Session;
@@ -30,6 +29,8 @@ import picocli.CommandLine.Parameters;
 final class ForkCommand extends CliCommand {
   @Mixin CommonOptions common;
 
+  @Mixin OperatorKeyOptions signing;
+
   @Parameters(index = "0", paramLabel = "RUN", description = "The run to fork.")
   String source;
 
@@ -55,30 +56,11 @@ final class ForkCommand extends CliCommand {
   Path task;
 
   @Option(
-      names = {"--operator-key", "--key"},
-      paramLabel = "FILE",
-      description =
-          "The operator's Ed25519 private key file (PKCS#8 PEM, mode 0600); without it,"
-              + " <home>/identities/operator/NAME.key for --operator NAME.")
-  Path key;
-
-  @Option(
-      names = "--operator",
-      paramLabel = "NAME",
-      description = "The operator's name (with --operator-key, the key file's name by default).")
-  String operator;
-
-  @Option(
       names = "--reason",
       paramLabel = "TEXT",
       defaultValue = "operator request",
       description = "Why; signed and traced in the new run (default: operator request).")
   String reason;
-
-  @Option(
-      names = "--force",
-      description = "Sign even when this home's operator trust root does not hold the key.")
-  boolean force;
 
   ForkCommand(Services services) {
     super(services);
@@ -90,15 +72,14 @@ final class ForkCommand extends CliCommand {
       throw dev.ratchet.error.RatchetException.contract("--from-step: must be >= 0");
     }
     TaskFile newTask = task == null ? null : TaskFile.load(task, services.adapters());
-    SigningKey signer =
-        KeyConfig.signer(key, operator, common.settings(null).resolvedHome(), Role.OPERATOR);
+    SigningKey signer = signing.signer(common.settings(null).resolvedHome());
     try (Session session = common.openExisting(services, null)) {
       ApprovalPreview.requireTrusted(
           err(),
           session.operators(),
           session.settings().trustDir(Role.OPERATOR),
           signer,
-          force,
+          signing.force,
           "fork");
       RunForks.Forked f =
           RunForks.fork(

@@ -8,7 +8,6 @@ import dev.ratchet.model.RunState;
 import dev.ratchet.model.TaskDiff;
 import dev.ratchet.model.TaskSpec;
 import dev.ratchet.ops.Decisions;
-import dev.ratchet.ops.KeyConfig;
 import dev.ratchet.ops.Services;
 import dev.ratchet.ops.Session;
 import dev.ratchet.ops.TaskFile;
@@ -41,6 +40,8 @@ import picocli.CommandLine.Parameters;
 final class MigrateCommand extends CliCommand {
   @Mixin CommonOptions common;
 
+  @Mixin OperatorKeyOptions signing;
+
   @Parameters(index = "0", paramLabel = "RUN_ID")
   String runId;
 
@@ -60,30 +61,11 @@ final class MigrateCommand extends CliCommand {
   Path fromTask;
 
   @Option(
-      names = "--key",
-      paramLabel = "FILE",
-      description =
-          "The operator's Ed25519 private key file (PKCS#8 PEM, mode 0600); without it,"
-              + " <home>/identities/operator/NAME.key for --operator NAME.")
-  Path key;
-
-  @Option(
-      names = "--operator",
-      paramLabel = "NAME",
-      description = "The operator's name (with --key, the key file's name by default).")
-  String operator;
-
-  @Option(
       names = "--reason",
       paramLabel = "TEXT",
       defaultValue = "new task version",
       description = "Why; signed and traced (default: new task version).")
   String reason;
-
-  @Option(
-      names = "--force",
-      description = "Sign even when this home's operator trust root does not hold the key.")
-  boolean force;
 
   MigrateCommand(Services services) {
     super(services);
@@ -91,8 +73,7 @@ final class MigrateCommand extends CliCommand {
 
   @Override
   public Integer call() {
-    SigningKey signer =
-        KeyConfig.signer(key, operator, common.settings(fromTask).resolvedHome(), Role.OPERATOR);
+    SigningKey signer = signing.signer(common.settings(fromTask).resolvedHome());
     TaskFile to = TaskFile.load(newTask, services.adapters()); // D31: whole-task rules first
     try (Session session = common.openExisting(services, fromTask)) {
       Session.Checked checked = session.check(runId);
@@ -129,7 +110,7 @@ final class MigrateCommand extends CliCommand {
           session.operators(),
           session.settings().trustDir(Role.OPERATOR),
           signer,
-          force,
+          signing.force,
           "migrate");
       MigrateDecision d =
           MigrateDecision.of(

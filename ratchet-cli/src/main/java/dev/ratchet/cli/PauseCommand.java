@@ -6,12 +6,10 @@ import dev.ratchet.model.PauseDecision;
 import dev.ratchet.model.Phase;
 import dev.ratchet.model.RunState;
 import dev.ratchet.ops.Decisions;
-import dev.ratchet.ops.KeyConfig;
 import dev.ratchet.ops.Services;
 import dev.ratchet.ops.Session;
 import dev.ratchet.sign.Role;
 import dev.ratchet.sign.SigningKey;
-import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -25,19 +23,7 @@ import picocli.CommandLine.Option;
 abstract class PauseCommand extends CliCommand {
   @Mixin RunOptions target;
 
-  @Option(
-      names = "--key",
-      paramLabel = "FILE",
-      description =
-          "The operator's Ed25519 private key file (PKCS#8 PEM, mode 0600); without it,"
-              + " <home>/identities/operator/NAME.key for --operator NAME.")
-  Path key;
-
-  @Option(
-      names = "--operator",
-      paramLabel = "NAME",
-      description = "The operator's name (with --key, the key file's name by default).")
-  String operator;
+  @Mixin OperatorKeyOptions signing;
 
   @Option(
       names = "--reason",
@@ -45,11 +31,6 @@ abstract class PauseCommand extends CliCommand {
       defaultValue = "operator request",
       description = "Why; signed, traced and shown by status (default: operator request).")
   String reason;
-
-  @Option(
-      names = "--force",
-      description = "Sign even when this home's operator trust root does not hold the key.")
-  boolean force;
 
   private final PauseDecision.Kind decision;
 
@@ -60,9 +41,7 @@ abstract class PauseCommand extends CliCommand {
 
   @Override
   public Integer call() {
-    SigningKey signer =
-        KeyConfig.signer(
-            key, operator, target.common.settings(target.task).resolvedHome(), Role.OPERATOR);
+    SigningKey signer = signing.signer(target.common.settings(target.task).resolvedHome());
     Phase from = decision == PauseDecision.Kind.PAUSE ? Phase.RUNNING : Phase.PAUSED;
     try (Session session = target.open(services)) {
       Session.Checked checked = session.check(target.runId);
@@ -83,7 +62,7 @@ abstract class PauseCommand extends CliCommand {
           session.operators(),
           session.settings().trustDir(Role.OPERATOR),
           signer,
-          force,
+          signing.force,
           decision.wireName());
       PauseDecision d =
           PauseDecision.of(
