@@ -165,4 +165,23 @@ class ConsoleForkTest {
     assertThat(created(NEW)).isFalse();
     assertThat(source().generation()).isEqualTo(generation);
   }
+
+  @Test
+  void anEnvironmentChangedOrASourceMovedSinceThePreviewCreatesNothing() throws Exception {
+    pauseSource();
+    String preview = web.get("/runs/" + SOURCE + "/fork?new_run_id=" + NEW).body();
+    f.workspaces.get("hello").externalWrite("notes.txt", "changed by hand\n");
+    HttpResponse<String> stale = web.sign("/runs/" + SOURCE + "/fork", preview);
+    assertThat(stale.statusCode()).as(stale.body()).isEqualTo(409);
+    assertThat(stale.body()).contains("STALE_OBSERVATION").contains("sign the fork again");
+    assertThat(created(NEW)).isFalse();
+
+    String again = web.get("/runs/" + SOURCE + "/fork?new_run_id=" + NEW).body();
+    f.cli("unpause", SOURCE, "--operator", "olga");
+    f.worker(SOURCE); // the source moves on (a new generation) before the fork is signed
+    HttpResponse<String> moved = web.sign("/runs/" + SOURCE + "/fork", again);
+    assertThat(moved.statusCode()).as(moved.body()).isEqualTo(409);
+    assertThat(moved.body()).contains("moved since the preview");
+    assertThat(created(NEW)).isFalse();
+  }
 }
