@@ -33,8 +33,9 @@ import java.util.Map;
  * bytes with the key the browser holds (WebCrypto Ed25519, never sent here) and posts the
  * signature. The POST is accepted only on the route the preview was shown for, for the key it was
  * built for, when the signature verifies under the role's trust root with the trusted name, and
- * when the run has not moved since; then it is delivered to the run's inbox. This process holds no
- * private key.
+ * when the run has not moved since; then it is delivered to the run's inbox. A fork is the
+ * exception: no inbox carries it, and {@link ForkActions} applies it with {@code ratchet fork}'s
+ * ops code. This process holds no private key.
  */
 final class Actions {
   /** Approvals the console builds are valid this long and for this many more proposals. */
