@@ -74,7 +74,9 @@ class ConsoleForkTest {
     assertThat(preview)
         .contains("Creates run " + NEW)
         .contains("from run " + SOURCE + " (generation " + before.generation())
-        .contains("at step 0");
+        .contains("at step 0")
+        .contains("create the new run with it")
+        .doesNotContain("deliver it to the run");
     assertThat(created(NEW)).as("a preview creates nothing").isFalse();
 
     HttpResponse<String> signed = web.sign("/runs/" + SOURCE + "/fork", preview);
