@@ -17,6 +17,7 @@ import dev.ratchet.model.TaskSpec;
 import dev.ratchet.ops.ApprovalRules;
 import dev.ratchet.ops.ConsoleLauncher;
 import dev.ratchet.ops.Decisions;
+import dev.ratchet.ops.RunForks;
 import dev.ratchet.ops.Session;
 import dev.ratchet.ops.TaskFile;
 import dev.ratchet.sign.Ed25519;
@@ -32,8 +33,9 @@ import java.util.Map;
  * bytes with the key the browser holds (WebCrypto Ed25519, never sent here) and posts the
  * signature. The POST is accepted only on the route the preview was shown for, for the key it was
  * built for, when the signature verifies under the role's trust root with the trusted name, and
- * when the run has not moved since; then it is delivered to the run's inbox. This process holds no
- * private key.
+ * when the run has not moved since; then it is delivered to the run's inbox. A fork is the
+ * exception: no inbox carries it, and {@link ForkActions} applies it with {@code ratchet fork}'s
+ * ops code. This process holds no private key.
  */
 final class Actions {
   /** Approvals the console builds are valid this long and for this many more proposals. */
@@ -80,7 +82,7 @@ final class Actions {
                   + "): "
                   + Html.esc(i.extras().judged().next())
                   + ".</p>"
-              : "";
+              : query.containsKey("forked") ? ForkActions.notice(query.get("forked")) : "";
       return ConsoleServer.Reply.html("Run " + p[2], notice + Pages.run(i.view(), i.extras()));
     }
     if (p.length == 4 && p[1].equals("runs")) {
@@ -97,6 +99,8 @@ final class Actions {
           return previewPause(p[2], p[3], query.get("reason"), keyId, csrf);
         case "migrate":
           return previewMigrate(p[2], query.get("task"), query.get("reason"), keyId, csrf);
+        case "fork":
+          return previewFork(p[2], query, keyId, csrf);
         default:
           break;
       }
@@ -125,7 +129,9 @@ final class Actions {
               + path
               + ": nothing was signed or delivered");
     }
-    return deliver(prepared, form.get("key_id"), form.get("signature"));
+    return prepared.fork() != null
+        ? ForkActions.apply(config, prepared, form.get("key_id"), form.get("signature"))
+        : deliver(prepared, form.get("key_id"), form.get("signature"));
   }
 
   private ConsoleServer.Reply previewApproval(
@@ -339,6 +345,43 @@ final class Actions {
     }
   }
 
+  /**
+   * An operator's fork (D37, ADR 0130), prepared by the ops code {@code ratchet fork} uses: the
+   * source verified and forkable, the step resolved, the environment observed now. The preview
+   * shows what will happen beside the payload; the POST applies it (a new run, never an inbox).
+   */
+  private ConsoleServer.Reply previewFork(
+      String runId, Map<String, String> query, String keyId, String csrf) {
+    ForkActions.Input in = ForkActions.Input.of(query);
+    try (Session s = ConsoleServer.open(config)) {
+      if (!s.store().runs(in.newRunId()).isEmpty()) {
+        throw RatchetException.contract(
+            "new_run_id: run '" + in.newRunId() + "' already exists: choose another id");
+      }
+      Signer who = Signer.of(s.operators(), keyId, Role.OPERATOR);
+      RunForks.Prepared f =
+          RunForks.prepare(
+              s, runId, in.fromStep(), in.newRunId(), null, who.name(), in.reason(), WORKER_ID);
+      return show(
+          "Fork run " + runId,
+          "fork",
+          new Previews.Prepared(
+              runId,
+              "fork",
+              f.decision().sourceGeneration(),
+              f.decision(),
+              who.keyId(),
+              previews.now(),
+              f),
+          csrf,
+          null,
+          ForkActions.whatHappens(f.decision()) + " " + who.note());
+    }
+  }
+
+  /** The worker id the console's fork is made under (traced in the new run's first commit). */
+  static final String WORKER_ID = "console";
+
   /** Core's migration rule for the run as checked, with the adapter's declared permissions. */
   private static TaskDiff migrationAllowed(Session.Checked c, TaskSpec to, String runId) {
     TaskSpec from = c.task().task();
@@ -377,22 +420,7 @@ final class Actions {
    * and that signature are delivered, through the operator's delivery login.
    */
   private ConsoleServer.Reply deliver(Previews.Prepared prepared, String keyId, String signature) {
-    if (!prepared.keyId().equals(keyId)) {
-      throw new DecisionRefused(
-          DecisionRefused.Reason.WRONG_SIGNER,
-          "signed with key '"
-              + keyId
-              + "' but the decision was shown for key '"
-              + prepared.keyId()
-              + "': nothing was delivered");
-    }
-    SignedDecision signed;
-    try {
-      signed = SignedDecision.of(prepared.decision(), keyId, signature);
-    } catch (RatchetException e) {
-      throw new DecisionRefused(
-          DecisionRefused.Reason.MALFORMED, e.getMessage() + ": nothing was delivered");
-    }
+    SignedDecision signed = signed(prepared, keyId, signature);
     try (Session s = ConsoleServer.openToDeliver(config)) {
       signed.verify(root(s, prepared.role()));
       Session.Checked c = requireUnmoved(s, prepared);
@@ -433,6 +461,28 @@ final class Actions {
     }
   }
 
+  /**
+   * The shown decision with the browser's signature, refused unless it is by the key the preview
+   * was built for and well formed (verified against the trust root by the caller).
+   */
+  static SignedDecision signed(Previews.Prepared prepared, String keyId, String signature) {
+    if (!prepared.keyId().equals(keyId)) {
+      throw new DecisionRefused(
+          DecisionRefused.Reason.WRONG_SIGNER,
+          "signed with key '"
+              + keyId
+              + "' but the decision was shown for key '"
+              + prepared.keyId()
+              + "': nothing was delivered");
+    }
+    try {
+      return SignedDecision.of(prepared.decision(), keyId, signature);
+    } catch (RatchetException e) {
+      throw new DecisionRefused(
+          DecisionRefused.Reason.MALFORMED, e.getMessage() + ": nothing was delivered");
+    }
+  }
+
   private static TrustRoot root(Session s, Role role) {
     switch (role) {
       case APPROVER:
@@ -458,7 +508,7 @@ final class Actions {
   }
 
   /** The run as verified now, refused when it moved since the decision was shown. */
-  private static Session.Checked requireUnmoved(Session s, Previews.Prepared prepared) {
+  static Session.Checked requireUnmoved(Session s, Previews.Prepared prepared) {
     Session.Checked c = s.check(prepared.runId());
     if (c.ref().generation() != prepared.generation()) {
       throw RatchetException.contract(

@@ -288,6 +288,7 @@ public final class ConsoleServer implements ConsoleLauncher.Running {
     int status;
     switch (e.code()) {
       case CONTRACT:
+      case STALE_OBSERVATION: // the environment changed since the preview: sign again
         status = 409;
         break;
       case CHECKPOINT:

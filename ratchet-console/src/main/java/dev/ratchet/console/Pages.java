@@ -187,6 +187,9 @@ final class Pages {
     if ("paused".equals(phase) || "needs_review".equals(phase) || writeWaits) {
       b.append(migrateForm(id)); // D37: only a waiting, paused or frozen run is migrated
     }
+    if (FORKABLE.contains(phase)) {
+      b.append(forkForm(id)); // D37: a terminal, paused or frozen run, never a running one
+    }
     b.append(
         section(
             "receipts",
@@ -323,6 +326,26 @@ final class Pages {
         + "/migrate\"><label>New task file <input name=\"task\" id=\"migrate-task\"></label>"
         + " <label>Reason <input name=\"reason\" value=\"new task version\"></label>"
         + " <button type=\"submit\" id=\"migrate\">Migrate run…</button></form></section>";
+  }
+
+  /** The phases a run is forked from (core's {@code ForkDecision.forkable}). */
+  private static final java.util.Set<String> FORKABLE =
+      java.util.Set.of("completed", "failed", "cancelled", "paused", "needs_review");
+
+  /**
+   * An operator's fork into a new run (D37): the new run's id, an optional step and a reason open
+   * the preview (a GET; signing is its POST).
+   */
+  private static String forkForm(String id) {
+    return "<section id=\"fork-run\"><h2>Fork into a new run</h2><form method=\"get\""
+        + " action=\"/runs/"
+        + esc(id)
+        + "/fork\"><label>New run id <input name=\"new_run_id\" id=\"fork-run-id\""
+        + " required></label> <label>From step <input name=\"from_step\" id=\"fork-step\""
+        + " placeholder=\"last committed state\"></label> <label>Reason <input name=\"reason\""
+        + " value=\""
+        + esc(Actions.DEFAULT_CANCEL_REASON)
+        + "\"></label> <button type=\"submit\" id=\"fork\">Fork run…</button></form></section>";
   }
 
   /** An operator's pause or unpause (D37): opens the preview (a GET; signing is its POST). */

@@ -2,6 +2,7 @@ package dev.ratchet.console;
 
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.Decision;
+import dev.ratchet.ops.RunForks;
 import dev.ratchet.seam.Entropy;
 import dev.ratchet.sign.Role;
 import dev.ratchet.store.InboxItem;
@@ -34,7 +35,8 @@ final class Previews {
   /**
    * A decision shown: {@code action} is the last segment of {@code /runs/RUN/ACTION}, {@code keyId}
    * the browser key whose trusted name ({@code signer}) the payload carries, {@code role} the trust
-   * root that must verify it.
+   * root that must verify it. {@code fork}: what a fork applies besides its decision (the task
+   * files), null for every other action.
    */
   record Prepared(
       String runId,
@@ -42,7 +44,18 @@ final class Previews {
       long generation,
       Decision decision,
       String keyId,
-      long shownAtMs) {
+      long shownAtMs,
+      RunForks.Prepared fork) {
+    Prepared(
+        String runId,
+        String action,
+        long generation,
+        Decision decision,
+        String keyId,
+        long shownAtMs) {
+      this(runId, action, generation, decision, keyId, shownAtMs, null);
+    }
+
     InboxItem.Kind kind() {
       return decision.inboxKind();
     }

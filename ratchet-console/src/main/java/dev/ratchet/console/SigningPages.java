@@ -20,6 +20,7 @@ final class SigningPages {
       Map<String, String> fields,
       String note) {
     StringBuilder b = new StringBuilder();
+    boolean fork = what.equals("fork");
     if (arguments != null) {
       // Formatted canonical JSON: members sorted, one a line, hidden characters escaped.
       b.append("<h2>Arguments of the write</h2><pre id=\"arguments\">")
@@ -29,8 +30,10 @@ final class SigningPages {
     // The page signs exactly these bytes (data-payload), shown as their text.
     b.append("<p>You are about to sign this ")
         .append(esc(what))
-        .append(" in this browser with your own key and deliver it to the run's inbox. Read it in")
-        .append(" full:</p><pre id=\"payload\" data-payload=\"")
+        .append(" in this browser with your own key and ")
+        // A fork is no inbox item: the POST creates the new run.
+        .append(fork ? "create the new run with it" : "deliver it to the run's inbox")
+        .append(". Read it in full:</p><pre id=\"payload\" data-payload=\"")
         .append(
             java.util.Base64.getUrlEncoder()
                 .withoutPadding()
@@ -51,7 +54,9 @@ final class SigningPages {
                 .append("\" value=\"")
                 .append(esc(v))
                 .append("\">"));
-    return b.append("<button type=\"submit\" id=\"sign\">Sign in this browser and deliver</button>")
+    return b.append("<button type=\"submit\" id=\"sign\">Sign in this browser and ")
+        .append(fork ? "fork" : "deliver")
+        .append("</button>")
         .append("</form><p id=\"sign-status\" class=\"note\"></p>")
         .toString();
   }

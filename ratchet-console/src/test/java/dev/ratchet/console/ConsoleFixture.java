@@ -175,7 +175,10 @@ final class ConsoleFixture implements AutoCloseable {
 
   /** The key a browser would sign {@code path}'s decision with: olga cancels, rita decides. */
   SigningKey keyFor(String path) {
-    return path.contains("/cancel") || path.contains("pause") || path.contains("/migrate")
+    return path.contains("/cancel")
+            || path.contains("pause")
+            || path.contains("/migrate")
+            || path.contains("/fork")
         ? olga
         : path.contains("/decide") ? rita : alice;
   }

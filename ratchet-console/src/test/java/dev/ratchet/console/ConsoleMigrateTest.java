@@ -3,16 +3,11 @@ package dev.ratchet.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ratchet.store.InboxItem;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,43 +26,17 @@ class ConsoleMigrateTest {
 
   @TempDir Path dir;
   private ConsoleFixture f;
-  private String token;
-  private final HttpClient http = HttpClient.newHttpClient();
+  private ConsoleHttp web;
 
   @BeforeEach
   void start() {
     f = new ConsoleFixture(dir);
-    token = Sessions.login(f.server);
+    web = new ConsoleHttp(f, Sessions.login(f.server));
   }
 
   @AfterEach
   void stop() {
     f.close();
-  }
-
-  private HttpResponse<String> get(String path) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create(f.base() + path))
-            .header("Authorization", "Bearer " + token)
-            .header("Cookie", f.signerCookie(path))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  private HttpResponse<String> post(String path, String form) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create(f.base() + path))
-            .header("Authorization", "Bearer " + token)
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(HttpRequest.BodyPublishers.ofString(form))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static String field(String html, String name) {
-    Matcher m = Pattern.compile("name=\"" + name + "\" value=\"([^\"]+)\"").matcher(html);
-    assertThat(m.find()).as(name + " in " + html).isTrue();
-    return m.group(1);
   }
 
   private Path edited(String what, String with, String name) throws Exception {
@@ -99,27 +68,27 @@ class ConsoleMigrateTest {
   @Test
   void aWaitingRunIsMigratedFromTheConsoleAfterTheDifferenceIsShown() throws Exception {
     f.runWaitingToAppend(RUN, TASK, "fixed\\n");
-    assertThat(get("/runs/" + RUN).body()).contains("id=\"migrate\"");
+    assertThat(web.get("/runs/" + RUN).body()).contains("id=\"migrate\"");
     Path narrower = edited("\"max_steps\": 50", "\"max_steps\": 40", "v2.json");
     Path wider =
         edited("\"approval_required\": [\"append_file\"]", "\"approval_required\": []", "v3.json");
 
-    HttpResponse<String> refused = get("/runs/" + RUN + "/migrate?task=" + q(wider));
+    HttpResponse<String> refused = web.get("/runs/" + RUN + "/migrate?task=" + q(wider));
     assertThat(refused.statusCode()).isEqualTo(409);
     assertThat(refused.body()).contains("approval_required: &#39;append_file&#39; is dropped");
 
-    String preview = get("/runs/" + RUN + "/migrate?task=" + q(narrower)).body();
+    String preview = web.get("/runs/" + RUN + "/migrate?task=" + q(narrower)).body();
     assertThat(preview)
         .contains("budgets.max_steps: 50 -&gt; 40")
         .contains("\"decision\":\"migrate\"".replace("\"", "&quot;"))
         .contains("to_task_digest");
     HttpResponse<String> signed =
-        post(
+        web.post(
             "/runs/" + RUN + "/migrate",
             "preview="
-                + field(preview, "preview")
+                + ConsoleHttp.field(preview, "preview")
                 + "&csrf="
-                + field(preview, "csrf")
+                + ConsoleHttp.field(preview, "csrf")
                 + f.signature(preview));
     assertThat(signed.statusCode()).as(signed.body()).isEqualTo(303);
     assertThat(f.inbox(TASK, RUN))
@@ -127,7 +96,7 @@ class ConsoleMigrateTest {
         .containsExactly(InboxItem.Kind.MIGRATE);
 
     f.worker(RUN);
-    assertThat(get("/api/runs/" + RUN).body())
+    assertThat(web.get("/api/runs/" + RUN).body())
         .contains("\"outcome\":\"task_migrated\"")
         .contains("\"task_version\":\"v2\"");
   }
@@ -135,9 +104,9 @@ class ConsoleMigrateTest {
   @Test
   void aRunningRunIsNotOfferedAMigrationAndIsRefused() throws Exception {
     f.startIdle("r-idle", "idle-task");
-    assertThat(get("/runs/r-idle").body()).doesNotContain("id=\"migrate\"");
+    assertThat(web.get("/runs/r-idle").body()).doesNotContain("id=\"migrate\"");
     Path narrower = edited("idle-task", "\"max_steps\": 50", "\"max_steps\": 40", "idle-v2.json");
-    HttpResponse<String> r = get("/runs/r-idle/migrate?task=" + q(narrower));
+    HttpResponse<String> r = web.get("/runs/r-idle/migrate?task=" + q(narrower));
     assertThat(r.statusCode()).isEqualTo(409);
     assertThat(r.body()).contains("is running").contains("ratchet pause r-idle");
     assertThat(f.inbox("idle-task", "r-idle")).isEmpty();

@@ -39,7 +39,7 @@ public final class Forks {
 
   /** The run states a fork may start from: terminal, paused or frozen (D37). */
   static boolean forkable(Phase p) {
-    return p.terminal() || p == Phase.PAUSED || p == Phase.NEEDS_REVIEW;
+    return ForkDecision.forkable(p);
   }
 
   /**

@@ -126,6 +126,11 @@ public record ForkDecision(
         nonce);
   }
 
+  /** The run states a fork may start from: terminal, paused or frozen (D37). */
+  public static boolean forkable(Phase p) {
+    return p.terminal() || p == Phase.PAUSED || p == Phase.NEEDS_REVIEW;
+  }
+
   /** True when {@code payload} names a fork. */
   static boolean isFork(JsonObject payload) {
     return payload.get("decision").orElse(null) instanceof JsonString d

@@ -8,6 +8,7 @@ import dev.ratchet.error.RatchetException;
 import dev.ratchet.model.Checkpoint;
 import dev.ratchet.model.ForkDecision;
 import dev.ratchet.model.RunState;
+import dev.ratchet.model.SignedDecision;
 import dev.ratchet.seam.CrashSeam;
 import dev.ratchet.sign.SigningKey;
 import dev.ratchet.store.CheckpointEnvelope;
@@ -29,6 +30,14 @@ public final class RunForks {
   public record Forked(
       String runId, String taskId, long fromGeneration, long fromStep, long inheritedReceipts) {}
 
+  /**
+   * A fork built and not yet signed: the decision (bound to a fresh observation of the
+   * environment), the source's task file and the new run's. Signed by the CLI with the operator's
+   * key file, or in the operator's browser by the console (D30).
+   */
+  public record Prepared(ForkDecision decision, TaskFile source, TaskFile task) {}
+
+  /** {@code ratchet fork}: prepared, signed with {@code signer}'s key and applied. */
   public static Forked fork(
       Session session,
       String sourceRunId,
@@ -38,16 +47,45 @@ public final class RunForks {
       SigningKey signer,
       String reason,
       String workerId) {
-    TaskRegistry.requireRunId(newRunId);
-    if (!session.store().runs(newRunId).isEmpty()) {
-      throw RatchetException.contract("--run-id: run '" + newRunId + "' already exists");
-    }
+    Prepared p =
+        prepare(
+            session, sourceRunId, fromStep, newRunId, newTask, signer.label(), reason, workerId);
+    return apply(session, p, Ratchet.sign(p.decision(), signer), workerId);
+  }
+
+  /**
+   * Builds the fork {@code operatorId} signs: the source verified and forkable now, the step
+   * resolved to a retained checkpoint, the environment observed now. Writes nothing.
+   */
+  public static Prepared prepare(
+      Session session,
+      String sourceRunId,
+      Long fromStep,
+      String newRunId,
+      TaskFile newTask,
+      String operatorId,
+      String reason,
+      String workerId) {
+    requireNew(session, newRunId);
     CheckpointStore.RunRef ref = session.find(sourceRunId);
     TaskFile source = session.taskFor(ref);
     TaskFile task = newTask != null ? newTask : source;
     EnvironmentAdapter adapter = session.adapter(task, false);
     Ratchet ratchet = session.ratchet(workerId, Session.DEFAULT_LEASE_TTL, CrashSeam.NONE);
     RunState s = ratchet.verify(source.task(), sourceRunId, adapter);
+    if (!ForkDecision.forkable(s.phase())) {
+      // Refused before anything is signed; Ratchet.fork checks it again when applied.
+      throw RatchetException.contract(
+          "RUN: run "
+              + sourceRunId
+              + " is "
+              + s.phase().wireName()
+              + ": only a terminal (failed, cancelled, completed), paused or frozen"
+              + " (needs_review) run can be forked"
+              + (s.phase() == dev.ratchet.model.Phase.RUNNING
+                  ? " (pause it first: 'ratchet pause " + sourceRunId + "')"
+                  : ""));
+    }
     long generation = session.store().load(ref.taskId(), sourceRunId).orElseThrow().generation();
     long from = generation;
     long step = s.cursor();
@@ -58,7 +96,7 @@ public final class RunForks {
     Observation live = adapter.observe();
     ForkDecision d =
         ForkDecision.of(
-            signer.label(),
+            operatorId,
             s,
             source.task(),
             generation,
@@ -69,11 +107,29 @@ public final class RunForks {
             live,
             reason,
             Decisions.nonce("fork", session.services().entropy()));
+    return new Prepared(d, source, task);
+  }
+
+  /**
+   * Applies {@code signed}, which must carry exactly {@code p}'s decision: verified under the
+   * operators' trust root before anything is written, the new run's task recorded, the new run
+   * created by {@link Ratchet#fork} in one commit, then scheduled for workers.
+   */
+  public static Forked apply(Session session, Prepared p, SignedDecision signed, String workerId) {
+    ForkDecision d = p.decision();
+    if (!d.equals(signed.decision())) {
+      throw RatchetException.contract("fork: the signed decision is not the one prepared");
+    }
+    signed.verify(session.operators()); // a refused signature leaves nothing behind, not even
+    // the task record
+    requireNew(session, d.newRunId());
+    TaskFile task = p.task();
+    EnvironmentAdapter adapter = session.adapter(task, false);
+    Ratchet ratchet = session.ratchet(workerId, Session.DEFAULT_LEASE_TTL, CrashSeam.NONE);
     // Recorded first: a crash after the fork's commit leaves a run whose task 'resume' finds.
-    TaskRegistry.record(session.home(), newRunId, task);
+    TaskRegistry.record(session.home(), d.newRunId(), task);
     long inherited;
-    try (Run run =
-        ratchet.fork(source.task(), sourceRunId, Ratchet.sign(d, signer), task.task(), adapter)) {
+    try (Run run = ratchet.fork(p.source().task(), d.runId(), signed, task.task(), adapter)) {
       inherited =
           run.trace()
               .get(0)
@@ -88,8 +144,19 @@ public final class RunForks {
         .ifPresent(
             sched ->
                 sched.schedule(
-                    task.task().taskId(), newRunId, SubmittedTask.PLAN_DRIVER, copy.toString()));
-    return new Forked(newRunId, task.task().taskId(), from, step, inherited);
+                    task.task().taskId(),
+                    d.newRunId(),
+                    SubmittedTask.PLAN_DRIVER,
+                    copy.toString()));
+    return new Forked(
+        d.newRunId(), task.task().taskId(), d.fromGeneration(), d.fromStep(), inherited);
+  }
+
+  private static void requireNew(Session session, String newRunId) {
+    TaskRegistry.requireRunId(newRunId);
+    if (!session.store().runs(newRunId).isEmpty()) {
+      throw RatchetException.contract("--run-id: run '" + newRunId + "' already exists");
+    }
   }
 
   /**
