@@ -53,7 +53,7 @@ class FailoverSmokeTest {
   void synchronousFailoverLosesNoCommittedStepFreezesNothingAndDuplicatesNothing() {
     Campaign.Summary s = run("failover-sync", false);
     assertThat(s.passed()).as(s.range().toString()).isTrue();
-    assertThat(s.totals().get("promotions")).isEqualTo(FailoverCampaign.promotions(Mode.SMOKE));
+    assertPromoted(s);
     assertThat(s.totals().get("kills_primary_sigkill")).isEqualTo(s.totals().get("promotions"));
     assertThat(s.totals().get("runs")).isEqualTo(FailoverCampaign.runs(Mode.SMOKE));
     assertThat(s.totals().get("completed")).isEqualTo(s.totals().get("runs"));
@@ -69,13 +69,23 @@ class FailoverSmokeTest {
   void asynchronousFailoverDuplicatesNothingAndFreezesOnlyWhereALossCoveredAnEffect() {
     Campaign.Summary s = run("failover-async", false);
     assertThat(s.passed()).as(s.range().toString()).isTrue();
-    assertThat(s.totals().get("promotions")).isEqualTo(FailoverCampaign.promotions(Mode.SMOKE));
+    assertPromoted(s);
     assertThat(s.totals().get("frozen_runs"))
         .isLessThanOrEqualTo(s.totals().get("losses_covering_effects"));
     assertThat(s.totals().getOrDefault("completed", 0L) + s.totals().get("frozen_runs"))
         .isEqualTo(s.totals().get("runs"));
     assertThat(s.totals())
         .doesNotContainKeys("duplicates", "lost_receipts", "lost_runs", "double_claims");
+  }
+
+  /**
+   * At least one promotion, at most the smoke's plan: the campaign promotes only while runs are
+   * unfinished, and a trial whose runs all ended or froze after the first promotion (faster commits
+   * finish them sooner) has no window left for the second.
+   */
+  private static void assertPromoted(Campaign.Summary s) {
+    assertThat(s.totals().get("promotions"))
+        .isBetween(1L, (long) FailoverCampaign.promotions(Mode.SMOKE));
   }
 
   /**
