@@ -134,6 +134,7 @@ final class FailoverCampaign {
       for (ChildJvm w : live) {
         w.kill();
       }
+      drainLostEnds(seed, pair, schema, specs, canary, work, log, live, t);
       t.add("promotions", book.count());
       t.add("failover_ms", (System.nanoTime() - started) / 1_000_000);
       List<String> all = new ArrayList<>();
@@ -177,6 +178,64 @@ final class FailoverCampaign {
       }
     }
     return t.result(seed);
+  }
+
+  /**
+   * An asynchronous promotion can lose a run's last commits after every worker saw the run end: the
+   * workers leave it, and the store holds it running again. A {@code ratchet worker} polls and
+   * would claim it once its lease lapsed; these workers stop when they have seen every run end, so
+   * one more worker, started after the last promotion, drives the runs the store still holds
+   * running (counted as {@code drained_runs}). Its lines join the others' for the verdict.
+   */
+  private static void drainLostEnds(
+      long seed,
+      ReplicaPair pair,
+      String schema,
+      List<RunVerdict.RunSpec> specs,
+      boolean canary,
+      Path work,
+      Path log,
+      List<ChildJvm> live,
+      Tally t)
+      throws Exception {
+    StringBuilder lines = new StringBuilder();
+    int running = 0;
+    try (JdbcStore supervisor =
+        JdbcStore.open(PgServer.as(pair.url(), schema, PgServer.OWNER, 2), PgServer.options())) {
+      for (RunVerdict.RunSpec spec : specs) {
+        if (RunVerdict.stillRunning(seed, supervisor, spec)) {
+          lines.append(spec.id()).append(' ').append(spec.target()).append('\n');
+          running++;
+        }
+      }
+    }
+    if (running == 0) {
+      return;
+    }
+    t.add("drained_runs", running);
+    Path runsFile = work.resolve("drain.txt");
+    Files.writeString(runsFile, lines);
+    ChildJvm drain =
+        WorkerJvm.start(
+            log,
+            ContentionWorker.class,
+            List.of(
+                Long.toString(seed),
+                Long.toString(seed * 1_000_003L + 99),
+                "drain",
+                pair.url(),
+                schema,
+                "1000",
+                "0",
+                "60000",
+                "0",
+                canary ? "fresh" : "false",
+                runsFile.toString()));
+    live.add(drain);
+    if (!drain.awaitExit(90_000)) {
+      t.fail("the drain worker still running after 90 s");
+    }
+    drain.kill();
   }
 
   private static int eraOf(FailoverBook book, String[] step) {

@@ -44,6 +44,39 @@ final class RunVerdict {
     }
   }
 
+  /** Whether the run verifies as still running (a run that does not verify is left to judge). */
+  static boolean stillRunning(long seed, JdbcStore store, RunSpec r) {
+    EnvironmentAdapter adapter = adapterOf(r);
+    try {
+      return auditor(seed, store).verify(r.task(), r.id(), adapter).phase() == Phase.RUNNING;
+    } catch (RuntimeException e) {
+      return false;
+    } finally {
+      close(adapter);
+    }
+  }
+
+  private static Ratchet auditor(long seed, JdbcStore store) {
+    return ChaosTasks.ratchet(
+        seed, store, store, Clock.systemUTC(), "auditor", Duration.ofMinutes(1), CrashSeam.NONE, 0);
+  }
+
+  private static EnvironmentAdapter adapterOf(RunSpec r) {
+    return r.kind() == ChaosTasks.Kind.LEDGER
+        ? ChaosLedger.adapter(java.net.URI.create(r.target()))
+        : WorkspaceAdapter.builder(Path.of(r.target())).open();
+  }
+
+  private static void close(EnvironmentAdapter adapter) {
+    if (adapter instanceof AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception ignored) {
+        // closing a journal after the verdict cannot change it
+      }
+    }
+  }
+
   /** The end-of-trial verdict on one run, from the store and the external system's own ledger. */
   static void judge(long seed, JdbcStore store, RunSpec r, Path ledgerDb, Tally t)
       throws SQLException {
@@ -62,22 +95,9 @@ final class RunVerdict {
     Phase phase;
     String reason;
     String evidenceKey;
-    EnvironmentAdapter adapter =
-        r.kind() == ChaosTasks.Kind.LEDGER
-            ? ChaosLedger.adapter(java.net.URI.create(r.target()))
-            : WorkspaceAdapter.builder(Path.of(r.target())).open();
+    EnvironmentAdapter adapter = adapterOf(r);
     try {
-      Ratchet auditor =
-          ChaosTasks.ratchet(
-              seed,
-              store,
-              store,
-              Clock.systemUTC(),
-              "auditor",
-              Duration.ofMinutes(1),
-              CrashSeam.NONE,
-              0);
-      RunState s = auditor.verify(task, r.id(), adapter);
+      RunState s = auditor(seed, store).verify(task, r.id(), adapter);
       phase = s.phase();
       evidenceKey =
           s.review() != null && s.review().observedReceipt() != null
@@ -90,13 +110,7 @@ final class RunVerdict {
       t.fail(r.id() + ": the run does not verify at the end: " + e);
       return;
     } finally {
-      if (adapter instanceof AutoCloseable c) {
-        try {
-          c.close();
-        } catch (Exception ignored) {
-          // closing a journal after the verdict cannot change it
-        }
-      }
+      close(adapter);
     }
     t.inc("runs");
     t.inc("phase." + phase.wireName());
