@@ -84,6 +84,18 @@ final class ForkCommand extends CliCommand {
       RunForks.Forked f =
           RunForks.fork(
               session, source, fromStep, runId, newTask, signer, reason, Workers.id(null));
+      if (f.repaired()) {
+        // Issue 42: the earlier fork committed the run and stopped before scheduling it.
+        out()
+            .println(
+                "fork: "
+                    + f.runId()
+                    + " already exists, forked from "
+                    + source
+                    + " by an earlier 'ratchet fork' that did not schedule it; scheduled it for"
+                    + " workers");
+        return 0;
+      }
       out()
           .println(
               "run "

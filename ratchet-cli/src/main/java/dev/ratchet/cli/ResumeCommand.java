@@ -6,6 +6,7 @@ import dev.ratchet.adapter.EnvironmentAdapter;
 import dev.ratchet.ops.Decisions;
 import dev.ratchet.ops.Driver;
 import dev.ratchet.ops.LeaseWait;
+import dev.ratchet.ops.ResumedRows;
 import dev.ratchet.ops.Services;
 import dev.ratchet.ops.Session;
 import dev.ratchet.ops.TaskFile;
@@ -22,7 +23,9 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description =
         "Recover a run from the store alone (fail closed on any integrity, freshness or binding"
-            + " problem), reconcile its crash window, apply delivered decisions, and continue.")
+            + " problem), reconcile its crash window, apply delivered decisions, and continue. Its"
+            + " scheduling row is then left as a worker's claim would leave it (finished, parked"
+            + " or runnable; a reason an earlier claim gave is cleared).")
 final class ResumeCommand extends CliCommand {
   @Mixin RunOptions target;
 
@@ -73,7 +76,13 @@ final class ResumeCommand extends CliCommand {
                     + r.found()
                     + ", did "
                     + r.did());
-        return finish(new Driver(run, tf.plan(), out()::println).drive(r));
+        Driver.Result result = new Driver(run, tf.plan(), out()::println).drive(r);
+        // Issue 39: the row says what a worker's claim would have left, not an old refusal.
+        String row = ResumedRows.settle(session, run, result.stop());
+        if (row != null) {
+          out().println(row);
+        }
+        return finish(result);
       }
     }
   }

@@ -51,6 +51,12 @@ class ForkProcessTest {
           c.run("fork", "o1", "--from-step", "1", "--run-id", "f1", "--key", "" + operator);
       ok(forked);
       assertThat(forked.out()).contains("run f1 forked from run o1 at step 1", "by olga");
+      // The same fork again: f1 is scheduled, so it is no interrupted fork to repair (issue 42).
+      ProcessCli.Result twice =
+          c.run("fork", "o1", "--from-step", "1", "--run-id", "f1", "--key", "" + operator);
+      assertThat(twice.exit()).as(twice.all()).isEqualTo(2);
+      assertThat(twice.err())
+          .contains("--run-id: run 'f1' already exists and has a scheduling row");
       // A worker JVM killed for real while replaying the inherited gadget order (ADR 0130's
       // window 5): the use mark was not durable; the next worker replays from the same receipt.
       ProcessCli.Started crashing =

@@ -8,6 +8,7 @@ import dev.ratchet.ops.AdapterRegistry;
 import dev.ratchet.ops.Services;
 import dev.ratchet.ops.Stores;
 import dev.ratchet.seam.CrashSeam;
+import dev.ratchet.store.ForwardingLeaseStore;
 import dev.ratchet.testkit.InMemoryStore;
 import dev.ratchet.testkit.InMemoryWorkspace;
 import dev.ratchet.testkit.ManualClock;
@@ -81,6 +82,25 @@ final class MemoryHarness {
   }
 
   Result run(String... args) {
+    return run(services, args);
+  }
+
+  /**
+   * A command on the same store seen without its scheduling side: what it commits is committed, and
+   * nothing is scheduled (a fork's crash window between its commit and its scheduling).
+   */
+  Result runWithoutScheduling(String... args) {
+    Services unscheduled =
+        new Services(
+            (content, mark, mode, c, seam, runs) ->
+                new Stores(store, new ForwardingLeaseStore(store) {}, () -> {}),
+            services.adapters(),
+            clock,
+            services.entropy());
+    return run(unscheduled, args);
+  }
+
+  private Result run(Services services, String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.add("--home");
     all.add(home.toString());

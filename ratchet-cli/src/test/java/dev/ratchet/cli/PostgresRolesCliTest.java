@@ -70,6 +70,8 @@ class PostgresRolesCliTest {
     assertThat(inbox("r1")).as("delivered through ratchet_deliver").isEqualTo(1);
     ProcessCli.Result resume = c.run("resume", "r1", store);
     assertThat(resume.exit()).as(resume.all()).isZero();
+    // Issue 39: the resume's row call (ratchet_claim_held, version 20) is granted to the worker.
+    assertThat(resume.all()).doesNotContain("scheduling row of run r1 not updated");
 
     Path second = c.exampleTask("t2", "write_file");
     ProcessCli.Result run2 = c.run("run", second.toString(), store, "--run-id", "r2");

@@ -354,10 +354,8 @@ final class Actions {
       String runId, Map<String, String> query, String keyId, String csrf) {
     ForkActions.Input in = ForkActions.Input.of(query);
     try (Session s = ConsoleServer.open(config)) {
-      if (!s.store().runs(in.newRunId()).isEmpty()) {
-        throw RatchetException.contract(
-            "new_run_id: run '" + in.newRunId() + "' already exists: choose another id");
-      }
+      // A taken id is refused unless it is an earlier fork of this run never scheduled (issue 42).
+      RunForks.requireNewOrUnscheduled(s, runId, in.newRunId(), "new_run_id");
       Signer who = Signer.of(s.operators(), keyId, Role.OPERATOR);
       RunForks.Prepared f =
           RunForks.prepare(
@@ -375,7 +373,11 @@ final class Actions {
               f),
           csrf,
           null,
-          ForkActions.whatHappens(f.decision()) + " " + who.note());
+          (s.store().runs(in.newRunId()).isEmpty()
+                  ? ForkActions.whatHappens(f.decision())
+                  : ForkActions.repairs(f.decision()))
+              + " "
+              + who.note());
     }
   }
 

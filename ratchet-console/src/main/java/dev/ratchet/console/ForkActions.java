@@ -80,6 +80,19 @@ final class ForkActions {
         + " worker drives the new run.";
   }
 
+  /**
+   * What the fork will do when its new run already exists from an earlier application of the same
+   * fork that stopped before scheduling it (issue 42): it is scheduled, nothing else.
+   */
+  static String repairs(ForkDecision d) {
+    return "Run "
+        + d.newRunId()
+        + " already exists: an earlier fork of run "
+        + d.runId()
+        + " created it and stopped before scheduling it for workers. Applying this same fork"
+        + " (same step and task) only schedules it; anything else about it is refused.";
+  }
+
   /** The new run's page after a fork: where it came from. */
   static String notice(String source) {
     return "<p class=\"notice\" id=\"forked\">Created by a signed fork of run <a href=\"/runs/"

@@ -242,6 +242,25 @@ final class ConsoleFixture implements AutoCloseable {
 
   /** Runs one command line; returns stdout and stderr. */
   String cli(String... args) {
+    return cli(services, args);
+  }
+
+  /**
+   * Runs one command line over the same store seen without its scheduling side: what it commits is
+   * committed and nothing is scheduled (a fork cut off between its commit and its scheduling).
+   */
+  String cliWithoutScheduling(String... args) {
+    Services unscheduled =
+        new Services(
+            (content, mark, mode, c, seam, runs) ->
+                new Stores(store, new dev.ratchet.store.ForwardingLeaseStore(store) {}, () -> {}),
+            services.adapters(),
+            clock,
+            services.entropy());
+    return cli(unscheduled, args);
+  }
+
+  private String cli(Services services, String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.add("--home");
     all.add(home.toString());

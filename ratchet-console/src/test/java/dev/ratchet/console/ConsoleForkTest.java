@@ -107,6 +107,37 @@ class ConsoleForkTest {
   }
 
   @Test
+  void theSameForkSignedAgainSchedulesARunAnEarlierForkLeftUnscheduled() throws Exception {
+    pauseSource();
+    // Issue 42: an earlier fork committed the new run and stopped before scheduling it.
+    assertThat(f.cliWithoutScheduling("fork", SOURCE, "--run-id", NEW, "--operator", "olga"))
+        .contains("run " + NEW + " forked from run " + SOURCE);
+    assertThat(f.store.runs(NEW)).hasSize(1);
+    assertThat(f.store.scheduled()).extracting(ScheduledRun::runId).doesNotContain(NEW);
+    long generation = f.store.load(TASK, NEW).orElseThrow().generation();
+
+    String preview = web.get("/runs/" + SOURCE + "/fork?new_run_id=" + NEW).body();
+    assertThat(preview)
+        .contains("Run " + NEW + " already exists: an earlier fork of run " + SOURCE)
+        .contains("only schedules it");
+    HttpResponse<String> signed = web.sign("/runs/" + SOURCE + "/fork", preview);
+    assertThat(signed.statusCode()).as(signed.body()).isEqualTo(303);
+    assertThat(f.store.scheduled().stream().filter(r -> r.runId().equals(NEW)).count())
+        .isEqualTo(1);
+    assertThat(f.store.load(TASK, NEW).orElseThrow().generation())
+        .as("the run is not written")
+        .isEqualTo(generation);
+
+    HttpResponse<String> again = web.get("/runs/" + SOURCE + "/fork?new_run_id=" + NEW);
+    assertThat(again.statusCode()).isEqualTo(409);
+    assertThat(again.body()).contains("new_run_id").contains("has a scheduling row");
+    f.worker(NEW);
+    assertThat(web.get("/api/runs/" + NEW).body())
+        .as("a worker drives the repaired run")
+        .contains("\"outcome\":\"executed\"");
+  }
+
+  @Test
   void aRunningSourceIsNotOfferedAForkAndIsRefused() throws Exception {
     assertThat(web.get("/runs/" + SOURCE).body()).doesNotContain("id=\"fork\"");
     HttpResponse<String> r = web.get("/runs/" + SOURCE + "/fork?new_run_id=" + NEW);

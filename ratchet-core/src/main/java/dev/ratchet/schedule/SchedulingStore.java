@@ -58,6 +58,20 @@ public interface SchedulingStore extends LeaseStore {
   Optional<Claim> claim(String owner, Duration ttl);
 
   /**
+   * Claims the row of a run whose live {@code lease} the caller took without a claim (an operator's
+   * {@code ratchet resume}, issue 39): the row becomes what {@link #claim} makes the row it picks —
+   * runnable, touched, its reason cleared — and the returned claim carries the inbox count seen, so
+   * the caller then {@link #park}s, {@link #finish}es or leaves the run runnable exactly as a
+   * worker would, and a refusal said at an earlier claim is not shown after the run was driven by
+   * hand. Empty, and nothing changes, when the run has no row or its row ended. {@code FENCED}
+   * without the run's live lease and token. The default (a store that keeps no reasons) changes
+   * nothing and returns empty.
+   */
+  default Optional<Claim> claimHeld(String taskId, String runId, Lease lease) {
+    return Optional.empty();
+  }
+
+  /**
    * Parks a claimed run as waiting — for an inbox item, and until {@code wakeAt} when not null —
    * under its live {@code lease}; false (the row stays runnable) when an inbox item arrived since
    * the claim, so an approval that lands while the worker decides to wait is never slept over.

@@ -141,6 +141,15 @@ final class InMemorySchedule {
         r.taskRef.equals(Claim.SUBMITTED) ? submission(taskId, runId) : Optional.empty());
   }
 
+  /** The claim of a row whose run's lease the caller holds already; empty if none or ended. */
+  Optional<Claim> claimHeld(String taskId, String runId, Lease lease, long now) {
+    Row r = rows.get(key(taskId, runId));
+    if (r == null || r.state.equals("ended")) {
+      return Optional.empty();
+    }
+    return Optional.of(claimed(taskId, runId, lease, now));
+  }
+
   boolean park(Claim claim, Instant wakeAt, String reason, long now) {
     int changed = 0;
     for (Row r : matching(claim)) {

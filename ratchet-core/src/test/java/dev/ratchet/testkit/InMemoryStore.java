@@ -370,6 +370,13 @@ public final class InMemoryStore implements CheckpointStore, SchedulingStore {
   }
 
   @Override
+  public synchronized Optional<Claim> claimHeld(String taskId, String runId, Lease lease) {
+    requireAvailable();
+    requireHeld(lease);
+    return schedule.claimHeld(taskId, runId, lease, clock.millis());
+  }
+
+  @Override
   public synchronized boolean park(Claim claim, Lease lease, Instant wakeAt, String reason) {
     requireAvailable();
     requireHeld(lease);

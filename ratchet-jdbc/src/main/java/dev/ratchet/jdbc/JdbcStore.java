@@ -267,6 +267,17 @@ public final class JdbcStore implements CheckpointStore, SchedulingStore {
         : marks.write("claiming a run", work);
   }
 
+  /** {@inheritDoc} On PostgreSQL {@code ratchet_claim_held} (version 20). */
+  @Override
+  public Optional<Claim> claimHeld(String taskId, String runId, Lease lease) {
+    Text.require("task_id", taskId);
+    Text.require("run_id", runId);
+    Objects.requireNonNull(lease, "lease");
+    return marks.write(
+        "claiming a run's row under its lease",
+        c -> Schedule.claimHeld(marks, c, taskId, runId, lease));
+  }
+
   /**
    * {@inheritDoc} On PostgreSQL {@code ratchet_park}, or {@code ratchet_park_with_reason} (version
    * 18) with a reason.

@@ -382,6 +382,12 @@ public final class ShardedStore implements CheckpointStore, SchedulingStore {
   }
 
   @Override
+  public Optional<Claim> claimHeld(String taskId, String runId, Lease lease) {
+    Objects.requireNonNull(lease, "lease");
+    return onRun(runId, false, s -> s.claimHeld(taskId, runId, lease));
+  }
+
+  @Override
   public boolean park(Claim claim, Lease lease, Instant wakeAt, String reason) {
     Objects.requireNonNull(claim, "claim");
     return onRun(claim.runId(), false, s -> s.park(claim, lease, wakeAt, reason));

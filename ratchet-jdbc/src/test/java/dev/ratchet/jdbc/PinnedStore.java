@@ -83,6 +83,12 @@ final class PinnedStore extends ForwardingCheckpointStore implements SchedulingS
   }
 
   @Override
+  public Optional<Claim> claimHeld(String taskId, String runId, Lease lease) {
+    sync.run();
+    return store.claimHeld(taskId, runId, lease);
+  }
+
+  @Override
   public boolean park(Claim claim, Lease lease, Instant wakeAt, String reason) {
     sync.run();
     return store.park(claim, lease, wakeAt, reason);

@@ -383,6 +383,7 @@ class PostgresRolesTest {
             "ratchet_advance",
             "ratchet_append",
             "ratchet_claim",
+            "ratchet_claim_held",
             "ratchet_claim_next",
             "ratchet_commit",
             "ratchet_commit_batch",

@@ -21,14 +21,26 @@ import java.util.Optional;
  * checkpoint of the source, observes the environment, signs the fork with the operator's own key
  * (D19), and applies it through {@link Ratchet#fork}, which creates the new run in one commit. The
  * new run's task is recorded in the home before that commit and the run is scheduled for workers
- * after it; a fork refused anywhere writes nothing.
+ * after it; a fork refused anywhere writes nothing. A fork interrupted between its commit and its
+ * scheduling is repaired by applying the same fork again ({@link ForkRepair}): the existing run is
+ * scheduled, never created twice.
  */
 public final class RunForks {
   private RunForks() {}
 
-  /** What a fork made: the new run, where it started and how many receipts it inherited. */
+  /**
+   * What a fork made: the new run, where it started and how many receipts it inherited; {@code
+   * repaired} when the run already existed from an earlier fork of the same source that did not
+   * schedule it, and this call only scheduled it ({@code inheritedReceipts} is then the earlier
+   * fork's).
+   */
   public record Forked(
-      String runId, String taskId, long fromGeneration, long fromStep, long inheritedReceipts) {}
+      String runId,
+      String taskId,
+      long fromGeneration,
+      long fromStep,
+      long inheritedReceipts,
+      boolean repaired) {}
 
   /**
    * A fork built and not yet signed: the decision (bound to a fresh observation of the
@@ -66,7 +78,9 @@ public final class RunForks {
       String operatorId,
       String reason,
       String workerId) {
-    requireNew(session, newRunId);
+    // An existing new run id is refused here unless it is an earlier fork of this source that
+    // was never scheduled; apply checks it in full against the signed fork.
+    ForkRepair.requireNewOrUnscheduled(session, sourceRunId, newRunId, "--run-id");
     CheckpointStore.RunRef ref = session.find(sourceRunId);
     TaskFile source = session.taskFor(ref);
     TaskFile task = newTask != null ? newTask : source;
@@ -113,7 +127,10 @@ public final class RunForks {
   /**
    * Applies {@code signed}, which must carry exactly {@code p}'s decision: verified under the
    * operators' trust root before anything is written, the new run's task recorded, the new run
-   * created by {@link Ratchet#fork} in one commit, then scheduled for workers.
+   * created by {@link Ratchet#fork} in one commit, then scheduled for workers. When the new run
+   * already exists, it is only scheduled, and only if {@link ForkRepair} finds it is the run an
+   * earlier application of this same fork (source, step, new run and task) committed and never
+   * scheduled; anything else is refused as before.
    */
   public static Forked apply(Session session, Prepared p, SignedDecision signed, String workerId) {
     ForkDecision d = p.decision();
@@ -122,7 +139,10 @@ public final class RunForks {
     }
     signed.verify(session.operators()); // a refused signature leaves nothing behind, not even
     // the task record
-    requireNew(session, d.newRunId());
+    if (!session.store().runs(d.newRunId()).isEmpty()) {
+      return ForkRepair.schedule(session, d, "--run-id");
+    }
+    TaskRegistry.requireRunId(d.newRunId());
     TaskFile task = p.task();
     EnvironmentAdapter adapter = session.adapter(task, false);
     Ratchet ratchet = session.ratchet(workerId, Session.DEFAULT_LEASE_TTL, CrashSeam.NONE);
@@ -149,14 +169,17 @@ public final class RunForks {
                     SubmittedTask.PLAN_DRIVER,
                     copy.toString()));
     return new Forked(
-        d.newRunId(), task.task().taskId(), d.fromGeneration(), d.fromStep(), inherited);
+        d.newRunId(), task.task().taskId(), d.fromGeneration(), d.fromStep(), inherited, false);
   }
 
-  private static void requireNew(Session session, String newRunId) {
-    TaskRegistry.requireRunId(newRunId);
-    if (!session.store().runs(newRunId).isEmpty()) {
-      throw RatchetException.contract("--run-id: run '" + newRunId + "' already exists");
-    }
+  /**
+   * {@code newRunId} is free, or is the run of an earlier fork of {@code sourceRunId} that was
+   * committed and never scheduled (a fork applied again schedules it, {@link ForkRepair});
+   * otherwise {@code CONTRACT} naming {@code field} and the rule. Writes nothing.
+   */
+  public static void requireNewOrUnscheduled(
+      Session session, String sourceRunId, String newRunId, String field) {
+    ForkRepair.requireNewOrUnscheduled(session, sourceRunId, newRunId, field);
   }
 
   /**

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
  * arrives before the park keeps the run runnable; a lapsed lease makes the run claimable again and
  * fences the old holder; park and finish need the claim's token; a finished row is never claimed
  * again; a run is scheduled once; the reason a worker gives when it parks or ends a run is listed
- * with its time until the next claim clears it (issue 39). Part of {@link SchedulingStoreContract},
- * which implementations subclass.
+ * with its time until the next claim clears it (issue 39), a claim by a lease holder too ({@link
+ * dev.ratchet.schedule.SchedulingStore#claimHeld}, a manual resume). Part of {@link
+ * SchedulingStoreContract}, which implementations subclass.
  */
 public abstract class SchedulingRowsContract extends SchedulingFixture {
   @Test
@@ -256,6 +257,48 @@ public abstract class SchedulingRowsContract extends SchedulingFixture {
     assertThat(row("run-a").reasonAt()).isNull();
     assertThat(store.park(again, again.lease(), null)).isTrue();
     assertThat(row("run-a").reason()).as("an ordinary park gives none").isNull();
+  }
+
+  @Test
+  void aLeaseTakenWithoutAClaimClaimsItsRowClearingTheReasonAndTheRowThenParksOrEndsAsAWorkers() {
+    store.schedule(TASK, "run-a", DRIVER, "tasks/a.json");
+    Claim c = claim("w1");
+    start("run-a", c.lease());
+    assertThat(store.park(c, c.lease(), null, "parked at claim: CONTRACT: refused")).isTrue();
+    store.release(c.lease());
+    // An operator's resume takes the run's lease itself (no claim), then claims the row under it.
+    Lease held = store.acquire("run-a", "operator", TTL).orElseThrow();
+    Lease forged =
+        new Lease(
+            "run-a",
+            "operator",
+            held.version(),
+            held.expiresAt(),
+            LeaseToken.of(new byte[LeaseToken.BYTES]));
+    assertThat(ContractRecords.codeOf(() -> store.claimHeld(TASK, "run-a", forged)))
+        .isEqualTo(ErrorCode.FENCED);
+    assertThat(row("run-a").reason()).as("refused: unchanged").isNotNull();
+    clock.advance(Duration.ofMillis(4));
+    Claim mine = store.claimHeld(TASK, "run-a", held).orElseThrow();
+    assertThat(mine.driver()).isEqualTo(DRIVER);
+    assertThat(mine.taskRef()).isEqualTo("tasks/a.json");
+    assertThat(mine.lease()).isEqualTo(held);
+    assertThat(row("run-a").reason()).as("cleared as a claim clears it").isNull();
+    assertThat(row("run-a").reasonAt()).isNull();
+    assertThat(row("run-a").state()).isEqualTo("runnable");
+    assertThat(row("run-a").updatedAt()).isEqualTo(START.plusMillis(4));
+    assertThat(store.park(mine, held, null)).as("it parks as a worker's claim").isTrue();
+    assertThat(row("run-a").state()).isEqualTo("waiting");
+    assertThat(row("run-a").reason()).isNull();
+    Claim again = store.claimHeld(TASK, "run-a", held).orElseThrow();
+    store.finish(again, held);
+    assertThat(row("run-a").state()).isEqualTo("ended");
+    assertThat(store.claimHeld(TASK, "run-a", held)).as("an ended row is left alone").isEmpty();
+    assertThat(row("run-a").state()).isEqualTo("ended");
+    store.release(held);
+    Lease other = store.acquire("run-b", "operator", TTL).orElseThrow();
+    assertThat(store.claimHeld(TASK, "run-b", other)).as("no row, nothing claimed").isEmpty();
+    assertThat(store.scheduled()).extracting(r -> r.runId()).containsExactly("run-a");
   }
 
   @Test

@@ -45,6 +45,8 @@ final class PostgresSchema {
           // version 18 (issue 39): park and finish with the reason an operator reads
           "ratchet_park_with_reason(text, text, bigint, bigint, text, text, bigint, bytea)",
           "ratchet_finish_with_reason(text, text, text, text, bigint, bytea)",
+          // version 20 (issue 39): a resume's lease holder claims its run's row (clears reason)
+          "ratchet_claim_held(text, text, text, bigint, bytea)",
           // ADR 0053 (issue 39): a worker that reloads a changed trust root wakes waiting runs
           PostgresSchema.WAKE_FUNCTION);
 

@@ -235,6 +235,69 @@ public final class Schedule {
   }
 
   /**
+   * The claim of a row whose run's live lease the caller took without a claim (a manual resume,
+   * issue 39): runnable, touched and its reason cleared, as a claim leaves it; empty when the run
+   * has no row or its row ended. PostgreSQL: {@code ratchet_claim_held} (version 20).
+   */
+  public static Optional<Claim> claimHeld(
+      Side marks, Connection c, String taskId, String runId, Lease lease) throws SQLException {
+    String driver;
+    String taskRef;
+    long nudges;
+    if (postgres(marks)) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT o_driver, o_task_ref, o_nudges FROM ratchet_claim_held(?, ?, ?, ?, ?)")) {
+        ps.setString(1, taskId);
+        ps.setString(2, runId);
+        ps.setString(3, lease.owner());
+        ps.setLong(4, lease.version());
+        ps.setBytes(5, lease.requireToken().secret());
+        try (ResultSet rs = ps.executeQuery()) {
+          if (!rs.next()) {
+            return Optional.empty();
+          }
+          driver = rs.getString(1);
+          taskRef = rs.getString(2);
+          nudges = rs.getLong(3);
+        } catch (SQLException e) {
+          throw notLeased(e, "ratchet_claim_held");
+        }
+      }
+    } else {
+      long now = marks.now(c);
+      Leases.check(c, lease.fence(), lease.requireToken(), now);
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT driver, task_ref, nudges FROM ratchet_schedule"
+                  + " WHERE task_id = ? AND run_id = ? AND state <> 'ended'")) {
+        ps.setString(1, taskId);
+        ps.setString(2, runId);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (!rs.next()) {
+            return Optional.empty();
+          }
+          driver = rs.getString(1);
+          taskRef = rs.getString(2);
+          nudges = rs.getLong(3);
+        }
+      }
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "UPDATE ratchet_schedule SET state = 'runnable', updated_at_ms = ?,"
+                  + " reason = NULL, reason_at_ms = NULL WHERE task_id = ? AND run_id = ?")) {
+        ps.setLong(1, now);
+        ps.setString(2, taskId);
+        ps.setString(3, runId);
+        RowCount.requireOne(ps.executeUpdate(), "schedule claim held");
+      }
+    }
+    return Optional.of(
+        withSubmission(
+            c, new Claim(taskId, runId, driver, taskRef, nudges, lease, Optional.empty())));
+  }
+
+  /**
    * Parks the run as waiting unless an inbox item arrived since the claim; true if parked. A
    * reason, when not null, is kept on the row with the time (PostgreSQL: {@code
    * ratchet_park_with_reason}, version 18).
