@@ -69,8 +69,11 @@ public final class JsonObject implements JsonValue {
     return new JsonObject(Collections.unmodifiableMap(copy));
   }
 
-  /** A copy without one member. */
+  /** A copy without one member; this object itself when it has no such member (immutable). */
   public JsonObject without(String key) {
+    if (!members.containsKey(key)) {
+      return this;
+    }
     LinkedHashMap<String, JsonValue> copy = sized(members.size());
     copy.putAll(members);
     copy.remove(key);
