@@ -102,9 +102,16 @@ public final class JsonObject implements JsonValue {
 
   /** Collects members in insertion order. */
   public static final class Builder {
-    private final LinkedHashMap<String, JsonValue> members = new LinkedHashMap<>();
+    private LinkedHashMap<String, JsonValue> members = new LinkedHashMap<>();
+    // build() hands its map to the object instead of copying it (most objects of a write step are
+    // built once); a put after that copies first, so a built object never changes.
+    private boolean built;
 
     public Builder put(String key, JsonValue value) {
+      if (built) {
+        members = new LinkedHashMap<>(members);
+        built = false;
+      }
       members.put(key, value);
       return this;
     }
@@ -122,7 +129,9 @@ public final class JsonObject implements JsonValue {
     }
 
     public JsonObject build() {
-      return of(members);
+      members.forEach(JsonObject::requireMember);
+      built = true;
+      return new JsonObject(Collections.unmodifiableMap(members));
     }
   }
 }

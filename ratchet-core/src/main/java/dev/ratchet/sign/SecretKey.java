@@ -21,8 +21,11 @@ public final class SecretKey {
   private final byte[] material;
   private final ErrorCode failure;
   // This key's Mac on each thread (a Mac is not thread-safe). Held by the key itself, so a Mac is
-  // never shared across keys; dropped with the key, never exposed beyond Hmac.
+  // never shared across keys; dropped with the key, never exposed beyond Hmac. Only a key used
+  // more than once gets one: a one-shot key (a run's salt, per minted idempotency key) would only
+  // leave a stale Mac, holding material derived from it, in the thread's map.
   private final ThreadLocal<Mac> macs = ThreadLocal.withInitial(() -> Hmac.newMac(this));
+  private volatile boolean usedBefore;
   private volatile boolean destroyed;
 
   private SecretKey(String id, byte[] material, ErrorCode failure) {
@@ -62,12 +65,17 @@ public final class SecretKey {
   }
 
   /**
-   * This thread's Mac initialised under this key, ready for a message; for {@link Hmac} only. After
-   * {@link #destroy} every call builds a Mac from the zeroed material, as before the cache.
+   * A Mac initialised under this key, ready for a message; for {@link Hmac} only. The first use
+   * gets a fresh Mac; later uses this thread's own, kept. After {@link #destroy} every call builds
+   * a Mac from the zeroed material, as before the cache.
    */
   Mac mac() {
     if (destroyed) {
       macs.remove();
+      return Hmac.newMac(this);
+    }
+    if (!usedBefore) {
+      usedBefore = true;
       return Hmac.newMac(this);
     }
     Mac mac = macs.get();

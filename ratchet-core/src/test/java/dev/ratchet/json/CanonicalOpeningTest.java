@@ -80,6 +80,21 @@ class CanonicalOpeningTest {
   }
 
   @Test
+  void aBuiltObjectDoesNotChangeWhenItsBuilderGoesOn() {
+    JsonObject.Builder b = JsonObject.builder().put("a", 1);
+    JsonObject first = b.build();
+    JsonObject second = b.put("b", 2).put("a", 3).build();
+    assertThat(first).isEqualTo(JsonObject.builder().put("a", 1).build());
+    assertThat(Canonical.string(first)).isEqualTo("{\"a\":1}");
+    assertThat(Canonical.string(second)).isEqualTo("{\"a\":3,\"b\":2}");
+    assertThat(Canonical.string(b.build())).isEqualTo("{\"a\":3,\"b\":2}");
+    assertThatThrownBy(() -> first.members().put("c", new JsonInt(1)))
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> JsonObject.builder().put("a", (JsonValue) null).build())
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void withoutAnAbsentMemberIsTheSameObject() {
     JsonObject o = JsonObject.builder().put("a", 1).build();
     assertThat(o.without("b")).isSameAs(o);

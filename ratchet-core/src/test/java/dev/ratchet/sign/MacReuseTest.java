@@ -49,9 +49,19 @@ class MacReuseTest {
   }
 
   @Test
+  void aOneShotKeyKeepsNoMacAndALaterUseKeepsOnePerThread() {
+    SecretKey key = SecretKey.of("k7", material(7), ErrorCode.CHECKPOINT);
+    Mac first = key.mac();
+    Mac second = key.mac();
+    assertThat(second).isNotSameAs(first);
+    assertThat(key.mac()).isSameAs(second);
+  }
+
+  @Test
   void aMacLeftHalfwayIsResetBeforeTheNextMessage() throws Exception {
     byte[] m = material(2);
     SecretKey key = SecretKey.of("k2", m, ErrorCode.CHECKPOINT);
+    key.mac(); // the first use, not kept
     key.mac().update(message(99)); // a use that never reached doFinal
     assertThat(Hmac.hmacHex(key, message(1))).isEqualTo(fresh(m, message(1)));
   }
@@ -63,6 +73,9 @@ class MacReuseTest {
     SecretKey a = SecretKey.of("a", m1, ErrorCode.CHECKPOINT);
     SecretKey b = SecretKey.of("b", m2, ErrorCode.CHECKPOINT);
     SecretKey sameBytesOtherKey = SecretKey.of("a2", m1, ErrorCode.CHECKPOINT);
+    for (SecretKey k : new SecretKey[] {a, b, sameBytesOtherKey}) {
+      k.mac(); // past the first use: the kept Macs are compared
+    }
     assertThat(a.mac()).isNotSameAs(b.mac()).isNotSameAs(sameBytesOtherKey.mac());
     for (int i = 0; i < 10; i++) { // interleaved: each key keeps giving its own MAC
       assertThat(Hmac.hmacHex(a, message(i))).isEqualTo(fresh(m1, message(i)));
@@ -75,6 +88,7 @@ class MacReuseTest {
   void aMacIsNeverSharedAcrossThreads() throws Exception {
     byte[] m = material(5);
     SecretKey key = SecretKey.of("k5", m, ErrorCode.CHECKPOINT);
+    key.mac();
     Mac mine = key.mac();
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
