@@ -1,6 +1,5 @@
 package dev.ratchet.internal;
 
-import dev.ratchet.json.Canonical;
 import dev.ratchet.json.JsonObject;
 import dev.ratchet.model.TraceEvent;
 import dev.ratchet.store.RecordChain;
@@ -26,10 +25,13 @@ final class Journal {
   private final List<TraceEvent> events = new ArrayList<>();
   private final Sealer sealer;
 
-  /** Adds the record MAC to a body before it is chained ({@link RecordAuth}, SPEC D20). */
+  /**
+   * Adds the record MAC to a body before it is chained ({@link RecordAuth}, SPEC D20); returns the
+   * canonical text of the sealed body, which is what is stored and chained.
+   */
   @FunctionalInterface
   interface Sealer {
-    JsonObject seal(RecordSet set, long sequence, String key, JsonObject body);
+    String seal(RecordSet set, long sequence, String key, JsonObject body);
   }
 
   Journal(Map<RecordSet, SetHead> signedHeads, Sealer sealer) {
@@ -47,8 +49,8 @@ final class Journal {
   }
 
   StoredRecord append(RecordSet set, String key, JsonObject body) {
-    JsonObject sealed = sealer.seal(set, heads.get(set).count() + 1, key, body);
-    StoredRecord r = RecordChain.append(heads.get(set), set, key, Canonical.string(sealed));
+    String sealed = sealer.seal(set, heads.get(set).count() + 1, key, body);
+    StoredRecord r = RecordChain.append(heads.get(set), set, key, sealed);
     heads.put(set, RecordChain.advance(heads.get(set), r));
     records.add(r);
     keys.add(set.wireName() + "\u0000" + key);

@@ -26,7 +26,7 @@ final class RecordAuth {
   /** Seals records appended to a run's sets with their MAC under the ring's active key. */
   static Journal.Sealer sealer(KeyRing ring, String taskId, String runId) {
     return (set, sequence, key, body) ->
-        RecordMac.seal(ring, taskId, runId, set, sequence, key, body);
+        RecordMac.sealText(ring, taskId, runId, set, sequence, key, body);
   }
 
   /**

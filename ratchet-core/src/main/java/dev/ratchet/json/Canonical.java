@@ -9,6 +9,11 @@ import java.util.HexFormat;
 
 /** RFC 8785 canonical JSON (SPEC D16): the only byte form Ratchet hashes or signs. */
 public final class Canonical {
+  // One digest per thread: MessageDigest.getInstance (a provider lookup) cost as much as hashing a
+  // short record; digest() resets it, and it is never handed out.
+  private static final ThreadLocal<MessageDigest> SHA256 =
+      ThreadLocal.withInitial(Canonical::newSha256);
+
   private Canonical() {}
 
   /** The canonical UTF-8 bytes of {@code value}. */
@@ -48,11 +53,57 @@ public final class Canonical {
     }
   }
 
+  /**
+   * The canonical text of {@code o} and where a member {@code key}, absent from {@code o}, goes in
+   * it: {@link Opening#with} then gives the canonical text of {@code o.with(key, value)} without
+   * writing {@code o} again (a record's MAC covers the digest of its body, then joins it).
+   */
+  public static Opening opening(JsonObject o, String key) {
+    if (o.has(key)) {
+      throw new IllegalArgumentException("the object already has member " + key);
+    }
+    StringBuilder out = new StringBuilder(128);
+    int at = writeObject(o, out, key);
+    return new Opening(out.toString(), at, key);
+  }
+
+  /** A canonical object text with the place of one more member; see {@link #opening}. */
+  public record Opening(String text, int at, String key) {
+    /** The canonical text of the object with {@code key: value} added. */
+    public String with(JsonValue value) {
+      StringBuilder out = new StringBuilder(text.length() + 96);
+      if (at == 1) { // first member: after '{', before the next member's key if there is one
+        out.append('{');
+        writeString(key, out);
+        out.append(':');
+        write(value, out);
+        out.append(text.length() > 2 ? "," : "").append(text, 1, text.length());
+      } else { // after the previous member, before its following comma or the '}'
+        out.append(text, 0, at).append(',');
+        writeString(key, out);
+        out.append(':');
+        write(value, out);
+        out.append(text, at, text.length());
+      }
+      return out.toString();
+    }
+  }
+
   private static void writeObject(JsonObject o, StringBuilder out) {
+    writeObject(o, out, null);
+  }
+
+  /**
+   * Writes {@code o}; returns the offset in {@code out} where a member {@code gap} would go (just
+   * after the last member whose key sorts before it, or after the brace), or -1 if {@code gap} is
+   * null.
+   */
+  private static int writeObject(JsonObject o, StringBuilder out, String gap) {
     // RFC 8785 §3.2.3: keys sorted by UTF-16 code units, which is String.compareTo.
     String[] keys = o.members().keySet().toArray(new String[0]);
     Arrays.sort(keys);
     out.append('{');
+    int at = gap == null ? -1 : out.length();
     for (int i = 0; i < keys.length; i++) {
       if (i > 0) {
         out.append(',');
@@ -60,8 +111,12 @@ public final class Canonical {
       writeString(keys[i], out);
       out.append(':');
       write(o.members().get(keys[i]), out);
+      if (gap != null && keys[i].compareTo(gap) < 0) {
+        at = out.length();
+      }
     }
     out.append('}');
+    return at;
   }
 
   private static void writeString(String s, StringBuilder out) {
@@ -121,8 +176,12 @@ public final class Canonical {
   }
 
   public static String sha256Hex(byte[] bytes) {
+    return HexFormat.of().formatHex(SHA256.get().digest(bytes));
+  }
+
+  private static MessageDigest newSha256() {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required by every Java platform", e);
     }

@@ -69,8 +69,11 @@ public final class JsonObject implements JsonValue {
     return new JsonObject(Collections.unmodifiableMap(copy));
   }
 
-  /** A copy without one member. */
+  /** A copy without one member; this object itself when it has no such member (immutable). */
   public JsonObject without(String key) {
+    if (!members.containsKey(key)) {
+      return this;
+    }
     LinkedHashMap<String, JsonValue> copy = sized(members.size());
     copy.putAll(members);
     copy.remove(key);
@@ -99,9 +102,16 @@ public final class JsonObject implements JsonValue {
 
   /** Collects members in insertion order. */
   public static final class Builder {
-    private final LinkedHashMap<String, JsonValue> members = new LinkedHashMap<>();
+    private LinkedHashMap<String, JsonValue> members = new LinkedHashMap<>();
+    // build() hands its map to the object instead of copying it (most objects of a write step are
+    // built once); a put after that copies first, so a built object never changes.
+    private boolean built;
 
     public Builder put(String key, JsonValue value) {
+      if (built) {
+        members = new LinkedHashMap<>(members);
+        built = false;
+      }
       members.put(key, value);
       return this;
     }
@@ -119,7 +129,9 @@ public final class JsonObject implements JsonValue {
     }
 
     public JsonObject build() {
-      return of(members);
+      members.forEach(JsonObject::requireMember);
+      built = true;
+      return new JsonObject(Collections.unmodifiableMap(members));
     }
   }
 }

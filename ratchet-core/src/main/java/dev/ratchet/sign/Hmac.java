@@ -33,11 +33,18 @@ public final class Hmac {
   }
 
   private static byte[] mac(SecretKey key, byte[] message) {
+    // The key's own per-thread Mac: getInstance and init per message cost more than the HMAC of
+    // a record; doFinal leaves it initialised under the same key for the next one.
+    return key.mac().doFinal(message);
+  }
+
+  /** A new Mac initialised under {@code key}, for {@link SecretKey#mac} only. */
+  static Mac newMac(SecretKey key) {
     byte[] material = key.material();
     try {
       Mac mac = Mac.getInstance(ALGORITHM);
       mac.init(new SecretKeySpec(material, ALGORITHM));
-      return mac.doFinal(message);
+      return mac;
     } catch (GeneralSecurityException e) {
       // The message names the algorithm only; never the key.
       throw new RatchetException(

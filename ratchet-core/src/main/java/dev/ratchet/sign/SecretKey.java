@@ -4,6 +4,7 @@ import dev.ratchet.error.ErrorCode;
 import dev.ratchet.json.Text;
 import java.util.Arrays;
 import java.util.Objects;
+import javax.crypto.Mac;
 
 /**
  * An HMAC key with its public id (SPEC D15). The material never leaves this object except into a
@@ -19,6 +20,13 @@ public final class SecretKey {
   private final String id;
   private final byte[] material;
   private final ErrorCode failure;
+  // This key's Mac on each thread (a Mac is not thread-safe). Held by the key itself, so a Mac is
+  // never shared across keys; dropped with the key, never exposed beyond Hmac. Only a key used
+  // more than once gets one: a one-shot key (a run's salt, per minted idempotency key) would only
+  // leave a stale Mac, holding material derived from it, in the thread's map.
+  private final ThreadLocal<Mac> macs = ThreadLocal.withInitial(() -> Hmac.newMac(this));
+  private volatile boolean usedBefore;
+  private volatile boolean destroyed;
 
   private SecretKey(String id, byte[] material, ErrorCode failure) {
     this.id = Text.require("key_id", id);
@@ -56,8 +64,28 @@ public final class SecretKey {
     return material.clone();
   }
 
+  /**
+   * A Mac initialised under this key, ready for a message; for {@link Hmac} only. The first use
+   * gets a fresh Mac; later uses this thread's own, kept. After {@link #destroy} every call builds
+   * a Mac from the zeroed material, as before the cache.
+   */
+  Mac mac() {
+    if (destroyed) {
+      macs.remove();
+      return Hmac.newMac(this);
+    }
+    if (!usedBefore) {
+      usedBefore = true;
+      return Hmac.newMac(this);
+    }
+    Mac mac = macs.get();
+    mac.reset(); // in case an earlier use on this thread stopped between update and doFinal
+    return mac;
+  }
+
   /** Zeroes the material; later use fails. */
   void destroy() {
+    destroyed = true;
     Arrays.fill(material, (byte) 0);
   }
 

@@ -37,10 +37,33 @@ public final class RecordMac {
       String key,
       JsonObject body) {
     JsonObject plain = body.without(FIELD);
-    KeyRing.Signature sig = ring.sign(message(taskId, runId, set, sequence, key, plain));
-    return plain.with(
-        FIELD,
-        JsonObject.builder().put("key_id", sig.keyId()).put("hmac_sha256", sig.hmacHex()).build());
+    String bodySha256 = Canonical.sha256Hex(plain);
+    return plain.with(FIELD, auth(ring, message(taskId, runId, set, sequence, key, bodySha256)));
+  }
+
+  /**
+   * The canonical text of {@link #seal}'s result, with the body canonicalised once: its text is
+   * digested for the MAC, then the MAC member is spliced into it (what the journal stores).
+   */
+  public static String sealText(
+      KeyRing ring,
+      String taskId,
+      String runId,
+      RecordSet set,
+      long sequence,
+      String key,
+      JsonObject body) {
+    Canonical.Opening plain = Canonical.opening(body.without(FIELD), FIELD);
+    String bodySha256 = Canonical.sha256Hex(plain.text());
+    return plain.with(auth(ring, message(taskId, runId, set, sequence, key, bodySha256)));
+  }
+
+  private static JsonObject auth(KeyRing ring, byte[] message) {
+    KeyRing.Signature sig = ring.sign(message);
+    return JsonObject.builder()
+        .put("key_id", sig.keyId())
+        .put("hmac_sha256", sig.hmacHex())
+        .build();
   }
 
   /**
@@ -63,7 +86,7 @@ public final class RecordMac {
     try {
       ring.verify(
           keyId.value(),
-          message(taskId, runId, r.set(), r.sequence(), r.key(), plain),
+          message(taskId, runId, r.set(), r.sequence(), r.key(), Canonical.sha256Hex(plain)),
           hmac.value());
     } catch (RatchetException e) {
       throw refuse(r, "does not verify: " + e.getMessage());
@@ -88,7 +111,7 @@ public final class RecordMac {
   }
 
   private static byte[] message(
-      String taskId, String runId, RecordSet set, long sequence, String key, JsonObject plain) {
+      String taskId, String runId, RecordSet set, long sequence, String key, String bodySha256) {
     return Canonical.bytes(
         JsonObject.builder()
             .put("purpose", PURPOSE)
@@ -97,7 +120,7 @@ public final class RecordMac {
             .put("set", set.wireName())
             .put("sequence", sequence)
             .put("key", key)
-            .put("body_sha256", Canonical.sha256Hex(plain))
+            .put("body_sha256", bodySha256)
             .build());
   }
 
