@@ -81,7 +81,7 @@ final class Postgres {
         }
       }
     } catch (Exception e) {
-      String why = "not measured: PostgreSQL at " + URL + " failed: " + e;
+      String why = "not measured: PostgreSQL at " + URL + " failed: " + causes(e);
       log.line("figure 4: " + why);
       for (int n : RUNS) {
         report.add(Row.notMeasured("4", measure(n), target(n), why));
@@ -119,10 +119,8 @@ final class Postgres {
         BenchStore old = new BenchStore(beside.as(WORKER, PASSWORD), false, cfg.contentChars())) {
       for (int n : figures.contains(4) ? RUNS : List.<Integer>of()) {
         List<Driver> drivers = new ArrayList<>();
-        List<Driver> oldDrivers = new ArrayList<>();
         for (int i = 0; i < n; i++) {
           drivers.add(s.start("f4-" + n + "-" + i));
-          oldDrivers.add(old.start("f7-previous-" + n + "-" + i));
         }
         List<RawClient> raws = new ArrayList<>();
         List<StepRows> rows = new ArrayList<>();
@@ -150,6 +148,12 @@ final class Postgres {
             batched(owner, n, drivers);
           }
           if (peer != null) {
+            // Started here, not with figure 4's runs: a run idle through figure 4's full rounds
+            // outlives its 30 s lease and its first step is refused FENCED.
+            List<Driver> oldDrivers = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+              oldDrivers.add(old.start("f7-previous-" + n + "-" + i));
+            }
             new PeerRounds(cfg, report, log)
                 .run(
                     n,
@@ -451,5 +455,14 @@ final class Postgres {
     public void close() throws SQLException {
       c.close();
     }
+  }
+
+  /** The exception and its causes, so a "not measured" row says what failed, not only where. */
+  private static String causes(Throwable e) {
+    StringBuilder out = new StringBuilder(String.valueOf(e));
+    for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+      out.append(" <- ").append(c);
+    }
+    return out.toString();
   }
 }
