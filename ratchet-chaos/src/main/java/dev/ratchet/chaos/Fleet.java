@@ -72,6 +72,7 @@ final class Fleet implements AutoCloseable {
   private final List<Event> events = new ArrayList<>();
   private final Map<String, Set<String>> inFlight = new HashMap<>();
   private final Set<String> ended = new HashSet<>();
+  private final Map<String, String> endLines = new HashMap<>();
   private int incarnations;
 
   private Fleet(String url, String schema, Path work, Duration lease, Duration poll) {
@@ -219,7 +220,10 @@ final class Fleet implements AutoCloseable {
     switch (e.kind()) {
       case CLAIMED -> held.add(e.runId());
       case RELEASED -> held.remove(e.runId());
-      case ENDED -> ended.add(e.runId());
+      case ENDED -> {
+        ended.add(e.runId());
+        endLines.put(e.runId(), e.line());
+      }
       default -> {
         // waiting, yielded, a refusal: the release line follows
       }
@@ -266,6 +270,21 @@ final class Fleet implements AutoCloseable {
     for (String w : workers.keySet()) {
       if (!inFlight.getOrDefault(w, Set.of()).isEmpty()) {
         out.add(w);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The worker's end line of each run of {@code runs} that ended other than completed: a bench of
+   * runs that all fail measures the wrong thing.
+   */
+  synchronized List<String> notCompleted(Set<String> runs) {
+    List<String> out = new ArrayList<>();
+    for (String run : runs) {
+      String line = endLines.get(run);
+      if (line != null && !line.contains("completed")) {
+        out.add(line);
       }
     }
     return out;

@@ -123,6 +123,7 @@ public final class FleetBench {
       if (!f.awaitEnded(ids, Duration.ofMinutes(10).toMillis())) {
         throw new IllegalStateException("runs did not all end; see " + f.log);
       }
+      requireCompleted(f, ids);
       String after = FleetReport.loadAverage();
       long first = Long.MAX_VALUE;
       long last = Long.MIN_VALUE;
@@ -161,6 +162,7 @@ public final class FleetBench {
       if (!f.awaitEnded(ids, Duration.ofMinutes(10).toMillis())) {
         throw new IllegalStateException("runs did not all end after the kills; see " + f.log);
       }
+      requireCompleted(f, ids);
       List<Integer> backlog = new ArrayList<>();
       for (Fleet.Kill kill : done) {
         backlog.add(ids.size() - f.claimedBefore(kill.nanos()));
@@ -173,6 +175,15 @@ public final class FleetBench {
         }
       }
       return new Takeover(millis, done.size(), backlog, KILL_LEASE, POLL);
+    }
+  }
+
+  /** Every run completed: a rate of runs that end failed is not the rate of the runs measured. */
+  private static void requireCompleted(Fleet f, Set<String> ids) {
+    List<String> bad = f.notCompleted(ids);
+    if (!bad.isEmpty()) {
+      throw new IllegalStateException(
+          bad.size() + " of " + ids.size() + " runs did not complete, e.g. " + bad.get(0));
     }
   }
 

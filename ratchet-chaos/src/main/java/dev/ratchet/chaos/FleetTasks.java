@@ -17,8 +17,8 @@ import java.util.List;
  * typed.
  */
 final class FleetTasks {
-  /** Steps in a short workspace run: read, append, finish. */
-  static final int SHORT_STEPS = 3;
+  /** Steps in a short workspace run: read, append, check, finish. */
+  static final int SHORT_STEPS = 4;
 
   /** Orders each ledger run places; each must be in its service's ledger exactly once. */
   static final int LEDGER_ORDERS = 2;
@@ -28,7 +28,11 @@ final class FleetTasks {
 
   private FleetTasks() {}
 
-  /** A short run on a workspace directory of its own: read a file, append a line, finish. */
+  /**
+   * A short run on a workspace directory of its own: read a file, append a line, check the files
+   * against the verifier (finish needs a passing verification, so without it every run would end
+   * failed), finish.
+   */
   static Path shortRun(Path dir, String runId) throws IOException {
     List<JsonValue> plan = new ArrayList<>();
     plan.add(step("read", "read_file", JsonObject.builder().put("path", FILE).build()));
@@ -41,11 +45,13 @@ final class FleetTasks {
                 .put("content", "run " + runId + "\n")
                 .put("expected_sha256", Canonical.sha256Hex(START))
                 .build()));
+    plan.add(
+        step("check", "run_tests", JsonObject.builder().put("target", "expected-files").build()));
     plan.add(step("done", "finish", JsonObject.EMPTY));
     JsonObject task =
-        task("fleet-short", "workspace", List.of("workspace.read", "workspace.write"))
-            .put("action_kinds", texts("read_file", "append_file"))
-            .put("targets", texts(FILE))
+        task("fleet-short", "workspace", List.of("workspace.read", "workspace.write", "tests.run"))
+            .put("action_kinds", texts("read_file", "append_file", "run_tests"))
+            .put("targets", texts(FILE, "expected-files"))
             .put(
                 "environment",
                 JsonObject.builder()
