@@ -20,17 +20,8 @@ class ClaimReasonStatusTest {
   @Test
   void aStartedRunParkedAtClaimShowsWhyInStatusAndInspectUntilItIsClaimedAgain() {
     MemoryHarness h = new MemoryHarness(dir, 73);
-    assertThat(h.run("keys", "generate").exit()).isZero();
-    h.person("approver", "alice");
-    Path gated = h.taskFile("gated.json", "\"append_file\"", MemoryHarness.PLAN);
-    assertThat(h.run("run", gated.toString(), "--run-id", "r1").exit()).isEqualTo(4);
-    String task = h.store.runs("r1").get(0).taskId();
-    // What a worker does when the run's resume is refused at claim (Worker, ClaimReasons).
-    h.store.schedule(task, "r1", "plan", "ref");
-    Claim c = h.store.claim("w1", Duration.ofSeconds(30)).orElseThrow();
     String why = "parked at claim: CONTRACT: service.revision: expected 7; fix the cause";
-    assertThat(h.store.park(c, c.lease(), null, why)).isTrue();
-    h.store.release(c.lease());
+    parkedAtClaim(h, why);
     h.clock.advance(Duration.ofSeconds(5));
 
     assertThat(h.run("status").out()).contains("r1: " + why + " (5000 ms ago)");
@@ -54,18 +45,10 @@ class ClaimReasonStatusTest {
   @Test
   void aResumeThatDroveTheRunLeavesItsRowAsAWorkerWouldWithoutTheOldReason() {
     MemoryHarness h = new MemoryHarness(dir, 74);
-    assertThat(h.run("keys", "generate").exit()).isZero();
-    h.person("approver", "alice");
-    Path gated = h.taskFile("gated.json", "\"append_file\"", MemoryHarness.PLAN);
-    assertThat(h.run("run", gated.toString(), "--run-id", "r1").exit()).isEqualTo(4);
-    String task = h.store.runs("r1").get(0).taskId();
-    h.store.schedule(task, "r1", "plan", "ref");
-    Claim c = h.store.claim("w1", Duration.ofSeconds(30)).orElseThrow();
     String why =
         "parked at claim: CONTRACT: service.revision: expected 7; fix the cause, then 'ratchet"
             + " resume r1' drives it by hand";
-    assertThat(h.store.park(c, c.lease(), null, why)).isTrue();
-    h.store.release(c.lease());
+    parkedAtClaim(h, why);
     assertThat(h.run("status").out()).contains("r1: " + why);
 
     // The operator follows the hint: the run still waits for its approval, parked as a worker's
@@ -90,6 +73,22 @@ class ClaimReasonStatusTest {
     assertThat(done.out()).doesNotContain("scheduling row");
     assertThat(row(h, "r1").state()).isEqualTo("ended");
     assertThat(row(h, "r1").reason()).isNull();
+  }
+
+  /**
+   * Run r1 started and waiting for an approval, its row parked at claim with {@code why}: what a
+   * worker does when the run's resume is refused at claim (Worker, ClaimReasons).
+   */
+  private static void parkedAtClaim(MemoryHarness h, String why) {
+    assertThat(h.run("keys", "generate").exit()).isZero();
+    h.person("approver", "alice");
+    Path gated = h.taskFile("gated.json", "\"append_file\"", MemoryHarness.PLAN);
+    assertThat(h.run("run", gated.toString(), "--run-id", "r1").exit()).isEqualTo(4);
+    String task = h.store.runs("r1").get(0).taskId();
+    h.store.schedule(task, "r1", "plan", "ref");
+    Claim c = h.store.claim("w1", Duration.ofSeconds(30)).orElseThrow();
+    assertThat(h.store.park(c, c.lease(), null, why)).isTrue();
+    h.store.release(c.lease());
   }
 
   private static dev.ratchet.schedule.ScheduledRun row(MemoryHarness h, String runId) {

@@ -204,6 +204,15 @@ public final class Schedule {
     if (lease.isEmpty()) {
       return Optional.empty();
     }
+    markClaimed(c, taskId, runId, now, "schedule claim");
+    return Optional.of(
+        withSubmission(
+            c, new Claim(taskId, runId, driver, taskRef, nudges, lease.get(), Optional.empty())));
+  }
+
+  /** What a claim leaves on a row: runnable, touched at {@code now}, no reason (ADR 0066). */
+  private static void markClaimed(Connection c, String taskId, String runId, long now, String what)
+      throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             "UPDATE ratchet_schedule SET state = 'runnable', updated_at_ms = ?,"
@@ -211,11 +220,8 @@ public final class Schedule {
       ps.setLong(1, now);
       ps.setString(2, taskId);
       ps.setString(3, runId);
-      RowCount.requireOne(ps.executeUpdate(), "schedule claim");
+      RowCount.requireOne(ps.executeUpdate(), what);
     }
-    return Optional.of(
-        withSubmission(
-            c, new Claim(taskId, runId, driver, taskRef, nudges, lease.get(), Optional.empty())));
   }
 
   /** The first row {@code query} finds at {@code now}: task, run, driver, task ref, nudges. */
@@ -282,15 +288,7 @@ public final class Schedule {
           nudges = rs.getLong(3);
         }
       }
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "UPDATE ratchet_schedule SET state = 'runnable', updated_at_ms = ?,"
-                  + " reason = NULL, reason_at_ms = NULL WHERE task_id = ? AND run_id = ?")) {
-        ps.setLong(1, now);
-        ps.setString(2, taskId);
-        ps.setString(3, runId);
-        RowCount.requireOne(ps.executeUpdate(), "schedule claim held");
-      }
+      markClaimed(c, taskId, runId, now, "schedule claim held");
     }
     return Optional.of(
         withSubmission(
