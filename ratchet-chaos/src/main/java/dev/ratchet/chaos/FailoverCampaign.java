@@ -181,11 +181,12 @@ final class FailoverCampaign {
   }
 
   /**
-   * An asynchronous promotion can lose a run's last commits after every worker saw the run end: the
-   * workers leave it, and the store holds it running again. A {@code ratchet worker} polls and
-   * would claim it once its lease lapsed; these workers stop when they have seen every run end, so
-   * one more worker, started after the last promotion, drives the runs the store still holds
-   * running (counted as {@code drained_runs}). Its lines join the others' for the verdict.
+   * An asynchronous promotion can lose a run's last commits, or all of them, after every worker saw
+   * the run end: the workers leave it, and the store holds it running again or not at all. A {@code
+   * ratchet worker} would claim it again (its lease lapsed, or its submission's row); these workers
+   * stop when they have seen every run end, so one more worker, started after the last promotion,
+   * drives the runs the store holds running or has no checkpoint of (counted as {@code
+   * drained_runs}). Its lines join the others' for the verdict.
    */
   private static void drainLostEnds(
       long seed,
@@ -203,7 +204,7 @@ final class FailoverCampaign {
     try (JdbcStore supervisor =
         JdbcStore.open(PgServer.as(pair.url(), schema, PgServer.OWNER, 2), PgServer.options())) {
       for (RunVerdict.RunSpec spec : specs) {
-        if (RunVerdict.stillRunning(seed, supervisor, spec)) {
+        if (RunVerdict.needsDriving(seed, supervisor, spec)) {
           lines.append(spec.id()).append(' ').append(spec.target()).append('\n');
           running++;
         }

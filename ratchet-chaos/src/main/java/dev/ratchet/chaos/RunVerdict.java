@@ -44,8 +44,15 @@ final class RunVerdict {
     }
   }
 
-  /** Whether the run verifies as still running (a run that does not verify is left to judge). */
-  static boolean stillRunning(long seed, JdbcStore store, RunSpec r) {
+  /**
+   * Whether a worker would still have the run to drive: the store holds no checkpoint of it (a
+   * promotion lost even its start) or it verifies as running. A run that does not verify otherwise
+   * is left to {@link #judge}.
+   */
+  static boolean needsDriving(long seed, JdbcStore store, RunSpec r) throws SQLException {
+    if (store.load(r.task().taskId(), r.id()).isEmpty()) {
+      return true;
+    }
     EnvironmentAdapter adapter = adapterOf(r);
     try {
       return auditor(seed, store).verify(r.task(), r.id(), adapter).phase() == Phase.RUNNING;
