@@ -247,9 +247,7 @@ public final class Schedule {
    */
   public static Optional<Claim> claimHeld(
       Side marks, Connection c, String taskId, String runId, Lease lease) throws SQLException {
-    String driver;
-    String taskRef;
-    long nudges;
+    Optional<RowOfClaim> row;
     if (postgres(marks)) {
       try (PreparedStatement ps =
           c.prepareStatement(
@@ -260,12 +258,7 @@ public final class Schedule {
         ps.setLong(4, lease.version());
         ps.setBytes(5, lease.requireToken().secret());
         try (ResultSet rs = ps.executeQuery()) {
-          if (!rs.next()) {
-            return Optional.empty();
-          }
-          driver = rs.getString(1);
-          taskRef = rs.getString(2);
-          nudges = rs.getLong(3);
+          row = RowOfClaim.read(rs);
         } catch (SQLException e) {
           throw notLeased(e, "ratchet_claim_held");
         }
@@ -280,19 +273,31 @@ public final class Schedule {
         ps.setString(1, taskId);
         ps.setString(2, runId);
         try (ResultSet rs = ps.executeQuery()) {
-          if (!rs.next()) {
-            return Optional.empty();
-          }
-          driver = rs.getString(1);
-          taskRef = rs.getString(2);
-          nudges = rs.getLong(3);
+          row = RowOfClaim.read(rs);
         }
       }
-      markClaimed(c, taskId, runId, now, "schedule claim held");
+      if (row.isPresent()) {
+        markClaimed(c, taskId, runId, now, "schedule claim held");
+      }
     }
+    if (row.isEmpty()) {
+      return Optional.empty();
+    }
+    RowOfClaim r = row.get();
     return Optional.of(
         withSubmission(
-            c, new Claim(taskId, runId, driver, taskRef, nudges, lease, Optional.empty())));
+            c,
+            new Claim(
+                taskId, runId, r.driver(), r.taskRef(), r.nudges(), lease, Optional.empty())));
+  }
+
+  /** A held row's driver, task reference and nudges: the first row of {@code rs}, if any. */
+  private record RowOfClaim(String driver, String taskRef, long nudges) {
+    static Optional<RowOfClaim> read(ResultSet rs) throws SQLException {
+      return rs.next()
+          ? Optional.of(new RowOfClaim(rs.getString(1), rs.getString(2), rs.getLong(3)))
+          : Optional.empty();
+    }
   }
 
   /**
