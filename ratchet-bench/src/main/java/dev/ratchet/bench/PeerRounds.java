@@ -125,7 +125,7 @@ final class PeerRounds {
         ratios.add(ours.get(r) / theirs.get(o).get(r));
       }
       double ratio = Stats.median(ratios);
-      double floor = n == 1 ? 0.7 : 0.6;
+      WriteStepTarget target = WriteStepTarget.forRuns(n);
       report.add(
           new Row(
               "7",
@@ -136,8 +136,8 @@ final class PeerRounds {
               String.format(Locale.ROOT, "%,.0f steps/s", Stats.median(ours)),
               String.format(Locale.ROOT, "%,.0f steps/s (DBOS)", Stats.median(theirs.get(o))),
               ratio,
-              Row.goalAndFloor(1.0, floor),
-              Row.goalOrFloor(ratio, 1.0, floor),
+              target.text(),
+              target.verdict(ratio),
               String.format(
                   Locale.ROOT,
                   "Ratchet: %.2f commits and %.2f reads per step (counted) on a pool; DBOS: one"
