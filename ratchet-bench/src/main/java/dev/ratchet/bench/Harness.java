@@ -18,6 +18,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java -cp ... dev.ratchet.bench.Harness [--mode full|quick|smoke] [--out FILE] [--dir DIR] [--only 1,3]
+ *     [--beside previous|slots]
  * </pre>
  *
  * <p>Figures: (1) write steps/s and checkpoint commits/s of one run; (2) the same with 1–64
@@ -36,6 +37,7 @@ public final class Harness {
     Path out = null;
     Path dir = null;
     Set<Integer> figures = ALL;
+    PreviousCommit beside = PreviousCommit.PREVIOUS;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--mode" -> {
@@ -56,13 +58,14 @@ public final class Harness {
             figures.add(Integer.parseInt(f.trim()));
           }
         }
+        case "--beside" -> beside = PreviousCommit.named(value(args, ++i));
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
     boolean temporary = dir == null;
     Path work = temporary ? Files.createTempDirectory("ratchet-bench") : dir;
     try {
-      Report report = run(cfg, work, System.err, figures);
+      Report report = run(cfg, work, System.err, figures, beside);
       String table = report.toMarkdown();
       System.out.println(table);
       if (out != null) {
@@ -91,6 +94,17 @@ public final class Harness {
    */
   public static Report run(HarnessConfig cfg, Path dir, PrintStream progress, Set<Integer> figures)
       throws IOException {
+    return run(cfg, dir, progress, figures, PreviousCommit.PREVIOUS);
+  }
+
+  /** As above, with figure 7's second commit chosen ({@code --beside}). */
+  private static Report run(
+      HarnessConfig cfg,
+      Path dir,
+      PrintStream progress,
+      Set<Integer> figures,
+      PreviousCommit beside)
+      throws IOException {
     Files.createDirectories(dir);
     Log log = new Log(progress);
     Path file = dir.resolve("bench.db");
@@ -108,7 +122,7 @@ public final class Harness {
       log.line(elapsed("figure 3", all));
     }
     if (figures.contains(4) || figures.contains(8)) {
-      new Postgres(cfg, report, log).run(size, checkpointSample(cfg), figures);
+      new Postgres(cfg, report, log, beside).run(size, checkpointSample(cfg), figures);
       log.line(elapsed("figures 4, 7 and 8", all));
     }
     if (figures.contains(5)) {

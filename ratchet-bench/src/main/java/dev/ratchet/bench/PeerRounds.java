@@ -21,11 +21,13 @@ final class PeerRounds {
   private final HarnessConfig cfg;
   private final Report report;
   private final Log log;
+  private final PreviousCommit secondCommit;
 
-  PeerRounds(HarnessConfig cfg, Report report, Log log) {
+  PeerRounds(HarnessConfig cfg, Report report, Log log, PreviousCommit secondCommit) {
     this.cfg = cfg;
     this.report = report;
     this.log = log;
+    this.secondCommit = secondCommit;
   }
 
   /** The runs on the schema with the previous commit function. */
@@ -112,7 +114,7 @@ final class PeerRounds {
               n,
               r,
               ours.get(r),
-              PreviousCommit.label(),
+              secondCommit.label(),
               previousSteps.get(r),
               alone.get(r),
               theirs.get(0).get(r),
@@ -178,7 +180,7 @@ final class PeerRounds {
    * the note gives the previous side's ratio to DBOS (small outputs) for comparison with the row
    * above.
    */
-  private static Row previousRow(
+  private Row previousRow(
       int n, int steps, List<Double> ours, List<Double> before, List<Double> dbos) {
     List<Double> ratios = new ArrayList<>();
     List<Double> beforeToDbos = new ArrayList<>();
@@ -193,16 +195,16 @@ final class PeerRounds {
             "write steps/s, %d %s, PostgreSQL: this schema's commit vs %s",
             n,
             n == 1 ? "run" : "runs",
-            PreviousCommit.label()),
+            secondCommit.label()),
         String.format(Locale.ROOT, "%,.0f steps/s", Stats.median(ours)),
         String.format(
-            Locale.ROOT, "%,.0f steps/s (%s)", Stats.median(before), PreviousCommit.label()),
+            Locale.ROOT, "%,.0f steps/s (%s)", Stats.median(before), secondCommit.label()),
         Stats.median(ratios),
         String.format(
             Locale.ROOT,
-            "only the commit function differs (a second schema, same tables and grants); %s"
-                + " against DBOS %d %s of %,d steps, outputs of %d B, in the same rounds: %.2f×",
-            PreviousCommit.label(),
+            "%s; %s against DBOS %d %s of %,d steps, outputs of %d B, in the same rounds: %.2f×",
+            secondCommit.differs(),
+            secondCommit.label(),
             n,
             n == 1 ? "workflow" : "workflows",
             steps,
@@ -211,7 +213,7 @@ final class PeerRounds {
   }
 
   /** CPU per step of the two commit functions (the same database: their phases do not overlap). */
-  private static Row previousCpuRow(int n, CpuRow.Cost ours, CpuRow.Cost before) {
+  private Row previousCpuRow(int n, CpuRow.Cost ours, CpuRow.Cost before) {
     boolean server = ours.serverKnown() && before.serverKnown();
     return Row.untargeted(
         "7",
@@ -220,9 +222,9 @@ final class PeerRounds {
             "CPU per write step, %d %s, PostgreSQL: this schema's commit vs %s",
             n,
             n == 1 ? "run" : "runs",
-            PreviousCommit.label()),
+            secondCommit.label()),
         ours.describe(server),
-        before.describe(server) + " (" + PreviousCommit.label() + ")",
+        before.describe(server) + " (" + secondCommit.label() + ")",
         ours.totalMs(server) / before.totalMs(server),
         "above 1: this schema spends more per step; measured over the same rounds as the row"
             + " above");

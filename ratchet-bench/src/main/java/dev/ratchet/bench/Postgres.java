@@ -35,11 +35,13 @@ final class Postgres {
   private final HarnessConfig cfg;
   private final Report report;
   private final Log log;
+  private final PreviousCommit secondCommit;
 
-  Postgres(HarnessConfig cfg, Report report, Log log) {
+  Postgres(HarnessConfig cfg, Report report, Log log, PreviousCommit secondCommit) {
     this.cfg = cfg;
     this.report = report;
     this.log = log;
+    this.secondCommit = secondCommit;
   }
 
   private static String env(String name, String fallback) {
@@ -113,7 +115,7 @@ final class Postgres {
     Database beside = migrated(previous(schema));
     try (Connection c = connect(OWNER)) {
       StepRows.createTables(c, schema);
-      PreviousCommit.install(c, previous(schema));
+      secondCommit.install(c, previous(schema));
     }
     try (BenchStore s = new BenchStore(owner.as(WORKER, PASSWORD), false, cfg.contentChars());
         BenchStore old = new BenchStore(beside.as(WORKER, PASSWORD), false, cfg.contentChars())) {
@@ -154,7 +156,7 @@ final class Postgres {
             for (int i = 0; i < n; i++) {
               oldDrivers.add(old.start("f7-previous-" + n + "-" + i));
             }
-            new PeerRounds(cfg, report, log)
+            new PeerRounds(cfg, report, log, secondCommit)
                 .run(
                     n,
                     s,
