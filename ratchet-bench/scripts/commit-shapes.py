@@ -26,6 +26,7 @@ DB = "ratchet_commit_shapes"
 PG = ["-h", "127.0.0.1", "-U", "postgres"]
 V19 = "ratchet-jdbc/src/main/resources/dev/ratchet/jdbc/schema/postgresql/" \
       "V19__commit_checks_what_only_the_server_can.sql"
+SLOTS = "ratchet-bench/src/main/resources/dev/ratchet/bench/checkpoint-slots.sql"
 TOKEN = "\\x" + "11" * 32
 
 
@@ -51,7 +52,8 @@ def pgbench(script, seconds, clients, defs):
 
 
 def variants():
-    """Version 19's body as bench_cur, and the same body with ring slots as bench_ring."""
+    """Version 19's body as bench_cur, with checkpoint slots as bench_ring, with recycled rows as
+    bench_recycle."""
     src = open(V19).read().replace("{schema}", "ratchet")
     body = src[src.index("CREATE OR REPLACE FUNCTION ratchet_commit("):]
     cur = body.replace("FUNCTION ratchet_commit(", "FUNCTION ratchet.bench_cur(")
@@ -59,20 +61,19 @@ def variants():
     recs = body.index("  -- Records as the writer linked them")
     content = body.index("  INSERT INTO ratchet_checkpoints AS k")
     end = body.index("END $$;")
-    ring = (body[:gen] + body[recs:content]
-            + "  INSERT INTO ratchet_ring AS k (task_id, run_id, slot, generation, content_digest, body)\n"
-            + "  VALUES (p_task, p_run, v_next % (p_retain_older + 1), v_next, p_digest, p_body)\n"
-            + "  ON CONFLICT (task_id, run_id, slot) DO UPDATE SET generation = excluded.generation,\n"
-            + "     content_digest = excluded.content_digest, body = excluded.body;\n"
+    # ADR 0142's candidate: the table and the upsert that figure 7's --beside slots uses too.
+    parts = open(SLOTS).read()
+    table_at = parts.index("CREATE TABLE {schema}.")
+    table_end = parts.index(";", table_at) + 1
+    table = parts[table_at:table_end].replace("{schema}", "ratchet")
+    upsert = parts[table_end:].strip()
+    ring = (body[:gen] + body[recs:content] + "  " + upsert + "\n"
             + body[end:]).replace("FUNCTION ratchet_commit(", "FUNCTION ratchet.bench_ring(")
     retention = body.index("  IF v_from < v_floor THEN")
     recycle = (body[:gen] + body[recs:content] + RECYCLE + body[retention:]).replace(
         "FUNCTION ratchet_commit(", "FUNCTION ratchet.bench_recycle(").replace(
         "  v_gone TEXT;", "  v_gone TEXT;\n  v_done BOOLEAN := FALSE;").replace(
         "  IF v_from < v_floor THEN", "  IF NOT v_done AND v_from < v_floor THEN", 1)
-    table = ("CREATE TABLE ratchet.ratchet_ring (task_id text NOT NULL, run_id text NOT NULL,"
-             " slot integer NOT NULL, generation bigint NOT NULL, content_digest text NOT NULL,"
-             " body text NOT NULL, PRIMARY KEY (task_id, run_id, slot));")
     return table + "\n" + cur + "\n" + ring + "\n" + recycle
 
 
@@ -187,7 +188,7 @@ def ring_rounds(a, content, record, chain):
     for r in range(a.rounds):
         for f in tps:
             psql("TRUNCATE ratchet.ratchet_marks, ratchet.ratchet_generations, ratchet.ratchet_records,"
-                 " ratchet.ratchet_checkpoints, ratchet.ratchet_ring, ratchet.ratchet_leases")
+                 " ratchet.ratchet_checkpoints, ratchet.ratchet_slots, ratchet.ratchet_leases")
             psql("INSERT INTO ratchet.ratchet_leases (run_id, owner, version, expires_at_ms, held,"
                  f" token_hash) SELECT 'run-' || i, 'w', 1, 9999999999999, 1,"
                  f" encode(sha256('{TOKEN}'::bytea), 'hex') FROM generate_series(0, {a.clients}) i")
@@ -198,7 +199,7 @@ def ring_rounds(a, content, record, chain):
             committed = int(psql("SELECT COALESCE(sum(generation), 0) FROM ratchet.ratchet_marks"))
             if committed != done:
                 sys.exit(f"{f}: {done} transactions but {committed} generations committed")
-            table = "ratchet_ring" if f == "bench_ring" else "ratchet_checkpoints"
+            table = "ratchet_slots" if f == "bench_ring" else "ratchet_checkpoints"
             kept = psql(f"SELECT DISTINCT count(*) FROM ratchet.{table} GROUP BY run_id")
             if kept != "4":
                 sys.exit(f"{f}: runs keep {kept!r} checkpoints each, not the current one and 3 older")

@@ -37,7 +37,7 @@ public final class Harness {
     Path out = null;
     Path dir = null;
     Set<Integer> figures = ALL;
-    PreviousCommit beside = PreviousCommit.PREVIOUS;
+    SecondCommit beside = SecondCommit.PREVIOUS;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--mode" -> {
@@ -58,7 +58,7 @@ public final class Harness {
             figures.add(Integer.parseInt(f.trim()));
           }
         }
-        case "--beside" -> beside = PreviousCommit.named(value(args, ++i));
+        case "--beside" -> beside = SecondCommit.named(value(args, ++i));
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
@@ -94,16 +94,12 @@ public final class Harness {
    */
   public static Report run(HarnessConfig cfg, Path dir, PrintStream progress, Set<Integer> figures)
       throws IOException {
-    return run(cfg, dir, progress, figures, PreviousCommit.PREVIOUS);
+    return run(cfg, dir, progress, figures, SecondCommit.PREVIOUS);
   }
 
   /** As above, with figure 7's second commit chosen ({@code --beside}). */
   private static Report run(
-      HarnessConfig cfg,
-      Path dir,
-      PrintStream progress,
-      Set<Integer> figures,
-      PreviousCommit beside)
+      HarnessConfig cfg, Path dir, PrintStream progress, Set<Integer> figures, SecondCommit beside)
       throws IOException {
     Files.createDirectories(dir);
     Log log = new Log(progress);

@@ -10,10 +10,10 @@ import java.util.Locale;
  * the peer runs N workflows of 1,000 steps (200 in quick mode, 20 in smoke mode) with small outputs
  * and with outputs of Ratchet's checkpoint size, made of a real checkpoint's bytes, and figure 4's
  * bound writes the rows of N runs' write steps alone ({@link StepRows}) for one round's time (the
- * order rotates), after untimed rounds of each. A fifth arm runs N runs on a second schema that
- * differs only in its commit function, which is the one the current schema replaced ({@link
- * PreviousCommit}), so a change to the step is measured against the previous schema in the same
- * rounds. Each ratio is the median of per-round ratios.
+ * order rotates), after untimed rounds of each. A fifth arm runs N runs on a second schema whose
+ * commit function is the one the current schema replaced or a candidate ({@link SecondCommit}), so
+ * a change to the step is measured against the previous schema, or a candidate against this one, in
+ * the same rounds. Each ratio is the median of per-round ratios.
  */
 final class PeerRounds {
   private static final int SMALL_OUTPUT = 16;
@@ -21,9 +21,9 @@ final class PeerRounds {
   private final HarnessConfig cfg;
   private final Report report;
   private final Log log;
-  private final PreviousCommit secondCommit;
+  private final SecondCommit secondCommit;
 
-  PeerRounds(HarnessConfig cfg, Report report, Log log, PreviousCommit secondCommit) {
+  PeerRounds(HarnessConfig cfg, Report report, Log log, SecondCommit secondCommit) {
     this.cfg = cfg;
     this.report = report;
     this.log = log;
@@ -157,9 +157,9 @@ final class PeerRounds {
                   Stats.quantile(theirLatency.get(o), 0.99) / 1e6,
                   peer.guarantee())));
     }
-    report.add(previousRow(n, steps, ours, previousSteps, theirs.get(0)));
+    report.add(secondRow(n, steps, ours, previousSteps, theirs.get(0)));
     report.add(
-        previousCpuRow(
+        secondCpuRow(
             n,
             new CpuRow.Cost(ourCpu, ourDatabase, ourSteps),
             new CpuRow.Cost(previousCpu, ourDatabase, previousCount)));
@@ -180,7 +180,7 @@ final class PeerRounds {
    * the note gives the previous side's ratio to DBOS (small outputs) for comparison with the row
    * above.
    */
-  private Row previousRow(
+  private Row secondRow(
       int n, int steps, List<Double> ours, List<Double> before, List<Double> dbos) {
     List<Double> ratios = new ArrayList<>();
     List<Double> beforeToDbos = new ArrayList<>();
@@ -213,7 +213,7 @@ final class PeerRounds {
   }
 
   /** CPU per step of the two commit functions (the same database: their phases do not overlap). */
-  private Row previousCpuRow(int n, CpuRow.Cost ours, CpuRow.Cost before) {
+  private Row secondCpuRow(int n, CpuRow.Cost ours, CpuRow.Cost before) {
     boolean server = ours.serverKnown() && before.serverKnown();
     return Row.untargeted(
         "7",

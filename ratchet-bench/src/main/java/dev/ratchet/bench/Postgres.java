@@ -35,9 +35,9 @@ final class Postgres {
   private final HarnessConfig cfg;
   private final Report report;
   private final Log log;
-  private final PreviousCommit secondCommit;
+  private final SecondCommit secondCommit;
 
-  Postgres(HarnessConfig cfg, Report report, Log log, PreviousCommit secondCommit) {
+  Postgres(HarnessConfig cfg, Report report, Log log, SecondCommit secondCommit) {
     this.cfg = cfg;
     this.report = report;
     this.log = log;
