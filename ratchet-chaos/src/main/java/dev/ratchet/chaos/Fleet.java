@@ -71,8 +71,10 @@ final class Fleet implements AutoCloseable {
   private final Map<String, Process> workers = new LinkedHashMap<>();
   private final List<Event> events = new ArrayList<>();
   private final Map<String, Set<String>> inFlight = new HashMap<>();
-  private final Set<String> ended = new HashSet<>();
+
+  /** Each ended run's end line, as its worker printed it. */
   private final Map<String, String> endLines = new HashMap<>();
+
   private int incarnations;
 
   private Fleet(String url, String schema, Path work, Duration lease, Duration poll) {
@@ -220,10 +222,7 @@ final class Fleet implements AutoCloseable {
     switch (e.kind()) {
       case CLAIMED -> held.add(e.runId());
       case RELEASED -> held.remove(e.runId());
-      case ENDED -> {
-        ended.add(e.runId());
-        endLines.put(e.runId(), e.line());
-      }
+      case ENDED -> endLines.put(e.runId(), e.line());
       default -> {
         // waiting, yielded, a refusal: the release line follows
       }
@@ -293,7 +292,7 @@ final class Fleet implements AutoCloseable {
   /** Waits until every run of {@code runs} has ended; false at the timeout. */
   synchronized boolean awaitEnded(Set<String> runs, long timeoutMs) throws InterruptedException {
     long until = System.currentTimeMillis() + timeoutMs;
-    while (!ended.containsAll(runs)) {
+    while (!endLines.keySet().containsAll(runs)) {
       long left = until - System.currentTimeMillis();
       if (left <= 0) {
         return false;
